@@ -1,0 +1,1 @@
+"""One module per `warden` subcommand; each exposes `register(subparsers)`."""

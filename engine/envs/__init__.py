@@ -1,0 +1,1 @@
+"""Environments an agent acts in; each can be observed and checked against predicates."""

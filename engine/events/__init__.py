@@ -1,0 +1,1 @@
+"""Typed event records and the bus that persists and fans them out."""

@@ -1,0 +1,151 @@
+"""Events are facts: frozen records of what the engine did, persisted as task events."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+_KINDS: dict[str, type["Event"]] = {}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every event; `kind` is the class name, the rest is the payload."""
+
+    task_id: str | None
+
+    kind: ClassVar[str] = "Event"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.kind = cls.__name__
+        _KINDS[cls.__name__] = cls
+
+    def payload(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data.pop("task_id")
+        return data
+
+    @staticmethod
+    def restore(kind: str, task_id: str | None, payload: dict[str, Any]) -> "Event":
+        cls = _KINDS[kind]
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(task_id=task_id, **{k: v for k, v in payload.items() if k in names})
+
+
+@dataclass(frozen=True)
+class TaskQueued(Event):
+    goal: str
+
+
+@dataclass(frozen=True)
+class TaskStarted(Event):
+    mode: str
+    program_id: str | None = None
+
+
+@dataclass(frozen=True)
+class TaskPaused(Event):
+    reason: str
+
+
+@dataclass(frozen=True)
+class TaskResumed(Event):
+    reason: str
+
+
+@dataclass(frozen=True)
+class TaskSucceeded(Event):
+    mode: str
+
+
+@dataclass(frozen=True)
+class TaskFailed(Event):
+    error: str
+
+
+@dataclass(frozen=True)
+class AgentStepped(Event):
+    """The agent chose a call; replayed steps never emit this."""
+
+    idx: int
+    call: dict
+
+
+@dataclass(frozen=True)
+class ActionClassified(Event):
+    idx: int
+    call: dict
+    level: str
+    tier: str
+    rules: list
+    reason: str
+
+
+@dataclass(frozen=True)
+class ActionBlocked(Event):
+    idx: int
+    call: dict
+    reason: str
+    receipt_id: str
+
+
+@dataclass(frozen=True)
+class ApprovalRequested(Event):
+    approval_id: str
+    call: dict
+    reason: str
+
+
+@dataclass(frozen=True)
+class ApprovalDecided(Event):
+    approval_id: str
+    approved: bool
+    decided_by: str
+
+
+@dataclass(frozen=True)
+class ActionCompleted(Event):
+    idx: int
+    call: dict
+    receipt_id: str
+    source: str
+    output: str
+
+
+@dataclass(frozen=True)
+class ReceiptUndone(Event):
+    receipt_id: str
+
+
+@dataclass(frozen=True)
+class ReplayStarted(Event):
+    program_id: str
+    params: dict
+
+
+@dataclass(frozen=True)
+class StateChecked(Event):
+    program_id: str
+    state_id: str
+    passed: bool
+
+
+@dataclass(frozen=True)
+class ReplayFellBack(Event):
+    program_id: str
+    state_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ProgramStored(Event):
+    program_id: str
+    signature: str
+
+
+@dataclass(frozen=True)
+class ProgramRejected(Event):
+    signature: str
+    reason: str

@@ -1,0 +1,1 @@
+"""The risk gate: every tool call is classified before it runs."""

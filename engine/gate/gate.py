@@ -1,0 +1,54 @@
+"""The gate's decision: run, ask a person, or block — from a verdict and the policy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.gate.classifier import Classifier
+from engine.gate.policy import Policy
+from engine.gate.verdict import Level, Tier, Verdict
+from engine.tools.call import ToolCall
+
+
+class Decision(StrEnum):
+    ALLOW = "allow"
+    ASK = "ask"
+    BLOCK = "block"
+
+
+@dataclass(frozen=True)
+class Ruling:
+    decision: Decision
+    verdict: Verdict
+
+
+class Gate:
+    """Catastrophic is blocked; dangerous or irreversible asks unless the policy says otherwise.
+
+    With gating off (an ablation) the classifier is never called and every call is allowed.
+    """
+
+    def __init__(self, policy: Policy, enabled: bool = True) -> None:
+        self.policy = policy
+        self.enabled = enabled
+        self.classifier = Classifier(policy)
+        self.calls = 0
+
+    def rule(self, call: ToolCall, declared_tier: Tier) -> Ruling:
+        if not self.enabled:
+            return Ruling(Decision.ALLOW, Verdict(Level.SAFE, declared_tier, (), "gating is off"))
+        self.calls += 1
+        verdict = self.classifier.classify(call, declared_tier)
+        return Ruling(self._decide(call, verdict), verdict)
+
+    def _decide(self, call: ToolCall, verdict: Verdict) -> Decision:
+        if verdict.level is Level.CATASTROPHIC:
+            return Decision.BLOCK
+        if verdict.level is Level.DANGEROUS:
+            auto = verdict.rules and set(verdict.rules) <= self.policy.auto_approve_rules
+            if not auto:
+                return Decision.ASK
+        if verdict.tier is Tier.EXTERNALLY_IRREVERSIBLE and not self.policy.allows_irreversible(call):
+            return Decision.ASK
+        return Decision.ALLOW

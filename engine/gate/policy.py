@@ -1,0 +1,83 @@
+"""The operator's policy: read once at start, frozen while the runtime runs.
+
+Runtime code can only read a `Policy`; loosening it takes an edit of the file and a restart.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from engine.errors import WardenError
+from engine.gate.verdict import Level
+from engine.tools.call import ToolCall
+
+
+class PolicyError(WardenError, ValueError):
+    """The policy file cannot be read or says something Warden does not understand."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Per-tool defaults, extra read-only commands, allowed hosts and auto-approved rules."""
+
+    tool_levels: dict[str, Level] = field(default_factory=dict)
+    read_only_commands: frozenset[str] = frozenset()
+    allowed_hosts: frozenset[str] = frozenset()
+    irreversible_allowed_tools: frozenset[str] = frozenset()
+    auto_approve_rules: frozenset[str] = frozenset()
+    approval_ttl_seconds: int = 3600
+    source: str = "built-in defaults"
+
+    @classmethod
+    def load(cls, path: Path | None) -> "Policy":
+        if path is None or not path.exists():
+            return cls()
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise PolicyError(f"policy {path}: {exc}") from None
+        return cls.from_mapping(raw, source=str(path))
+
+    @classmethod
+    def from_mapping(cls, raw: dict, source: str = "mapping") -> "Policy":
+        known = {"tools", "shell", "hosts", "approvals"}
+        unknown = set(raw) - known
+        if unknown:
+            raise PolicyError(f"policy {source}: unknown section(s) {sorted(unknown)}")
+        try:
+            tools = raw.get("tools", {})
+            tool_levels = {
+                name: Level.parse(entry["level"])
+                for name, entry in tools.items()
+                if isinstance(entry, dict) and "level" in entry
+            }
+            irreversible = frozenset(
+                name for name, entry in tools.items() if isinstance(entry, dict) and entry.get("allow_irreversible")
+            )
+            shell = raw.get("shell", {})
+            hosts = raw.get("hosts", {})
+            approvals = raw.get("approvals", {})
+            return cls(
+                tool_levels=tool_levels,
+                read_only_commands=frozenset(shell.get("read_only", [])),
+                allowed_hosts=frozenset(h.lower() for h in hosts.get("allow", [])),
+                irreversible_allowed_tools=irreversible,
+                auto_approve_rules=frozenset(approvals.get("auto_approve_rules", [])),
+                approval_ttl_seconds=int(approvals.get("ttl_seconds", 3600)),
+                source=source,
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise PolicyError(f"policy {source}: {exc!r}") from None
+
+    def allows_irreversible(self, call: ToolCall) -> bool:
+        """An externally irreversible call runs unasked only if its tool and host are both allowed."""
+        if call.tool not in self.irreversible_allowed_tools:
+            return False
+        url = call.args.get("url")
+        if url is None:
+            return True
+        host = (urlsplit(str(url)).hostname or "").lower()
+        return host in self.allowed_hosts

@@ -1,0 +1,56 @@
+"""The vocabulary of the gate: risk levels, reversibility tiers and verdicts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+
+
+class Level(IntEnum):
+    """How risky a call is; ordered so that `max` picks the stricter one."""
+
+    SAFE = 0
+    DANGEROUS = 1
+    CATASTROPHIC = 2
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> "Level":
+        return cls[text.strip().upper()]
+
+
+class Tier(StrEnum):
+    """What undoing an effect can mean, decided before the call runs."""
+
+    LOCAL_REVERSIBLE = "local_reversible"
+    RUNTIME_COMPENSABLE = "runtime_compensable"
+    EXTERNALLY_IRREVERSIBLE = "externally_irreversible"
+
+    @property
+    def rank(self) -> int:
+        return list(Tier).index(self)
+
+    @staticmethod
+    def strictest(*tiers: "Tier") -> "Tier":
+        return max(tiers, key=lambda tier: tier.rank)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The gate's answer for one call: level, tier, the rules that matched and why."""
+
+    level: Level
+    tier: Tier
+    rules: tuple[str, ...] = ()
+    reason: str = ""
+
+    def as_json(self) -> dict:
+        return {
+            "level": self.level.label,
+            "tier": self.tier.value,
+            "rules": list(self.rules),
+            "reason": self.reason,
+        }

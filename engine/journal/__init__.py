@@ -1,0 +1,1 @@
+"""Receipts for every effect, the snapshots behind them, and undo."""

@@ -1,0 +1,128 @@
+"""The journal: snapshot before a call, a receipt after it, undo on request."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+from engine.envs.workspace import WorkspaceEnv
+from engine.errors import WardenError
+from engine.gate.verdict import Tier
+from engine.journal import snapshot
+from engine.journal.receipt import Receipt, Reversal, SnapshotKind
+from engine.store import Store
+from engine.tools.call import ToolCall
+from engine.tools.registry import Tool
+
+
+class UndoError(WardenError):
+    """This receipt cannot be undone (already reversed, audit only, or its snapshot is gone)."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What `prepare` captured before a call; `commit` turns it into a receipt."""
+
+    receipt_id: str
+    snapshot_kind: SnapshotKind
+    snapshot_path: str | None
+
+
+class Journal:
+    def __init__(self, store: Store, snapshots: Path, env: WorkspaceEnv) -> None:
+        self._store = store
+        self._snapshots = snapshots
+        self._env = env
+
+    def prepare(self, tool: Tool, call: ToolCall, tier: Tier) -> Prepared:
+        receipt_id = uuid.uuid4().hex[:12]
+        paths = tool.touches(call.args)
+        if tier is not Tier.LOCAL_REVERSIBLE or tool.reverser is None or not paths:
+            return Prepared(receipt_id, SnapshotKind.NONE, None)
+        target = self._snapshots / receipt_id
+        snapshot.take(self._env, paths, target)
+        return Prepared(receipt_id, SnapshotKind.COPY, str(target))
+
+    async def commit(
+        self, db: aiosqlite.Connection, prepared: Prepared, task_id: str | None, idx: int | None,
+        call: ToolCall, tier: Tier, summary: str,
+    ) -> Receipt:
+        """Insert the receipt on the caller's transaction, so it lands with the step it belongs to."""
+        reversal = Reversal.REVERSIBLE if prepared.snapshot_path else _reversal_without_snapshot(tier)
+        receipt = Receipt(
+            id=prepared.receipt_id, task_id=task_id, step_idx=idx, call=call, tier=tier,
+            snapshot_kind=prepared.snapshot_kind, snapshot_path=prepared.snapshot_path,
+            reversal=reversal, summary=summary, created_at=time.time(),
+        )
+        await _insert(db, receipt)
+        return receipt
+
+    async def audit(self, task_id: str | None, idx: int | None, call: ToolCall, tier: Tier, summary: str) -> Receipt:
+        """A receipt for a call that never ran (blocked): kept for the record, nothing to undo."""
+        receipt = Receipt(
+            id=uuid.uuid4().hex[:12], task_id=task_id, step_idx=idx, call=call, tier=tier,
+            snapshot_kind=SnapshotKind.NONE, snapshot_path=None, reversal=Reversal.AUDIT_ONLY,
+            summary=summary, created_at=time.time(),
+        )
+        async with self._store.transaction() as db:
+            await _insert(db, receipt)
+        return receipt
+
+    async def get(self, receipt_id: str) -> Receipt:
+        row = await self._store.fetchone("SELECT * FROM receipts WHERE id = ?", (receipt_id,))
+        if row is None:
+            raise UndoError(f"no receipt {receipt_id}")
+        return Receipt.from_row(row)
+
+    async def receipts(self, limit: int = 200) -> list[Receipt]:
+        rows = await self._store.fetchall("SELECT * FROM receipts ORDER BY created_at DESC, rowid DESC LIMIT ?", (limit,))
+        return [Receipt.from_row(row) for row in rows]
+
+    async def for_task(self, task_id: str) -> list[Receipt]:
+        rows = await self._store.fetchall("SELECT * FROM receipts WHERE task_id = ? ORDER BY step_idx", (task_id,))
+        return [Receipt.from_row(row) for row in rows]
+
+    async def undo(self, receipt_id: str) -> Receipt:
+        """Restore the snapshot and mark the receipt reversed; refuses anything else."""
+        receipt = await self.get(receipt_id)
+        if receipt.reversal is Reversal.REVERSED:
+            raise UndoError(f"receipt {receipt_id} was already undone")
+        if not receipt.undoable:
+            raise UndoError(f"receipt {receipt_id} is {receipt.reversal.value}: Warden claims no undo for it")
+        path = Path(receipt.snapshot_path)
+        if not (path / "manifest.json").exists():
+            await self._store.execute(
+                "UPDATE receipts SET reversal = ? WHERE id = ?", (Reversal.IRRECOVERABLE.value, receipt_id)
+            )
+            raise UndoError(f"snapshot of receipt {receipt_id} is missing; marked irrecoverable")
+        snapshot.restore(self._env, path)
+        now = time.time()
+        await self._store.execute(
+            "UPDATE receipts SET reversal = ?, reversed_at = ? WHERE id = ?", (Reversal.REVERSED.value, now, receipt_id)
+        )
+        shutil.rmtree(path, ignore_errors=True)
+        return await self.get(receipt_id)
+
+
+def _reversal_without_snapshot(tier: Tier) -> Reversal:
+    if tier is Tier.RUNTIME_COMPENSABLE:
+        return Reversal.COMPENSABLE
+    return Reversal.AUDIT_ONLY
+
+
+async def _insert(db: aiosqlite.Connection, receipt: Receipt) -> None:
+    await db.execute(
+        "INSERT INTO receipts (id, task_id, step_idx, call, tier, snapshot_kind, snapshot_path, reversal,"
+        " summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            receipt.id, receipt.task_id, receipt.step_idx, receipt.call.canonical(), receipt.tier.value,
+            receipt.snapshot_kind.value, receipt.snapshot_path, receipt.reversal.value, receipt.summary,
+            receipt.created_at,
+        ),
+    )

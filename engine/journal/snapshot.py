@@ -1,0 +1,53 @@
+"""Copy snapshots of workspace paths, and their exact restoration.
+
+A snapshot directory holds `manifest.json` (each path, and whether it existed) and a
+copy of every path that did; restoring puts back exactly that, absent paths included.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from engine.envs.workspace import WorkspaceEnv
+
+
+def take(env: WorkspaceEnv, paths: list[str], into: Path) -> None:
+    into.mkdir(parents=True, exist_ok=False)
+    manifest = []
+    for number, relative in enumerate(paths):
+        source = env.resolve(relative)
+        entry = {"path": relative, "existed": source.exists() or source.is_symlink(), "copy": f"data-{number}"}
+        if source.is_dir() and not source.is_symlink():
+            shutil.copytree(source, into / entry["copy"], symlinks=True)
+        elif entry["existed"]:
+            shutil.copy2(source, into / entry["copy"], follow_symlinks=False)
+        manifest.append(entry)
+    (into / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def restore(env: WorkspaceEnv, snapshot: Path) -> list[str]:
+    """Put every snapshotted path back as it was; returns the paths restored."""
+    manifest = json.loads((snapshot / "manifest.json").read_text(encoding="utf-8"))
+    for entry in reversed(manifest):
+        target = env.resolve(entry["path"])
+        _remove(target, keep_self=target == env.root)
+        if entry["existed"]:
+            saved = snapshot / entry["copy"]
+            if saved.is_dir() and not saved.is_symlink():
+                shutil.copytree(saved, target, symlinks=True, dirs_exist_ok=True)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(saved, target, follow_symlinks=False)
+    return [entry["path"] for entry in manifest]
+
+
+def _remove(target: Path, keep_self: bool) -> None:
+    if keep_self:
+        for child in target.iterdir():
+            _remove(child, keep_self=False)
+    elif target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target)
+    elif target.exists() or target.is_symlink():
+        target.unlink()

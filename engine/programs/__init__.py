@@ -1,0 +1,1 @@
+"""PreAct programs: compile a solved run, verify it, store it, and replay it later."""

@@ -1,0 +1,62 @@
+"""The corpus: programs in the database, mirrored as JSON files a person can read and ship."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from engine.programs.program import Program, ProgramError
+from engine.store import Store
+
+
+class Corpus:
+    """At most one program per signature: storing a new one replaces the old."""
+
+    def __init__(self, store: Store, directory: Path) -> None:
+        self._store = store
+        self.directory = directory
+
+    async def upsert(self, program: Program) -> None:
+        body = json.dumps(program.to_json(), indent=2, ensure_ascii=False)
+        replaced = await self._store.fetchall("SELECT id FROM programs WHERE signature = ? AND id != ?", (program.signature, program.id))
+        async with self._store.transaction() as db:
+            await db.execute("DELETE FROM programs WHERE signature = ? OR id = ?", (program.signature, program.id))
+            await db.execute(
+                "INSERT INTO programs (id, signature, body, created_at) VALUES (?, ?, ?, ?)",
+                (program.id, program.signature, body, time.time()),
+            )
+        self.directory.mkdir(parents=True, exist_ok=True)
+        for row in replaced:
+            (self.directory / f"{row['id']}.json").unlink(missing_ok=True)
+        staging = self.directory / f".{program.id}.json.tmp"
+        staging.write_text(body + "\n", encoding="utf-8")
+        staging.replace(self.directory / f"{program.id}.json")
+
+    async def all(self) -> list[Program]:
+        rows = await self._store.fetchall("SELECT id, body FROM programs ORDER BY created_at")
+        return [Program.from_json(json.loads(row["body"]), where=f"program {row['id']}") for row in rows]
+
+    async def get(self, program_id: str) -> Program | None:
+        row = await self._store.fetchone("SELECT body FROM programs WHERE id = ?", (program_id,))
+        return Program.from_json(json.loads(row["body"]), where=f"program {program_id}") if row else None
+
+    async def import_files(self, directory: Path) -> list[str]:
+        """Load every `*.json` program in a directory; returns one line per file that was refused."""
+        problems = []
+        for path in sorted(directory.glob("*.json")):
+            try:
+                program = Program.load(path)
+            except ProgramError as exc:
+                problems.append(str(exc))
+                continue
+            existing = await self.get(program.id)
+            if existing is None:
+                await self.upsert(program)
+        return problems
+
+    async def record_run(self, program_id: str, task_id: str, outcome: str) -> None:
+        await self._store.execute(
+            "INSERT INTO program_runs (program_id, task_id, outcome, at) VALUES (?, ?, ?, ?)",
+            (program_id, task_id, outcome, time.time()),
+        )

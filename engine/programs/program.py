@@ -1,0 +1,177 @@
+"""The program model: a state machine whose states check the screen and whose transitions act.
+
+Programs are data, never code: parsing refuses anything but states, predicates and
+registered-tool calls, and `networkx` checks that the start reaches a terminal state.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from engine.errors import WardenError
+from engine.programs.predicates import PredicateError, validate
+from engine.tools.call import ToolCall
+
+_PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class ProgramError(WardenError):
+    """A program file or record is malformed; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class State:
+    id: str
+    description: str
+    check: dict
+
+
+@dataclass(frozen=True)
+class Transition:
+    source: str
+    target: str
+    action: ToolCall
+    guard: dict | None = None
+
+
+@dataclass(frozen=True)
+class Program:
+    id: str
+    signature: str
+    description: str
+    goal_template: str
+    params: dict[str, dict]
+    env: dict
+    start: str
+    states: tuple[State, ...]
+    transitions: tuple[Transition, ...]
+    terminal: tuple[str, ...]
+    provenance: dict = field(default_factory=dict)
+    verification: dict = field(default_factory=dict)
+
+    def state(self, state_id: str) -> State:
+        return next(s for s in self.states if s.id == state_id)
+
+    def leaving(self, state_id: str) -> list[Transition]:
+        return [t for t in self.transitions if t.source == state_id]
+
+    def graph(self) -> nx.DiGraph:
+        graph = nx.DiGraph()
+        graph.add_nodes_from(s.id for s in self.states)
+        graph.add_edges_from((t.source, t.target) for t in self.transitions)
+        return graph
+
+    def path(self) -> list[str]:
+        """The states from start to the nearest terminal, in order (what the console draws)."""
+        graph = self.graph()
+        reachable = [t for t in self.terminal if nx.has_path(graph, self.start, t)]
+        return nx.shortest_path(graph, self.start, reachable[0]) if reachable else [self.start]
+
+    def goal_pattern(self) -> re.Pattern[str]:
+        """The goal template as a regular expression with one named group per parameter."""
+        pattern, last = "", 0
+        for match in _PARAM.finditer(self.goal_template):
+            pattern += _loose(self.goal_template[last : match.start()]) + f"(?P<{match.group(1)}>.+?)"
+            last = match.end()
+        pattern += _loose(self.goal_template[last:])
+        return re.compile(rf"^\s*{pattern}\s*$", re.IGNORECASE)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "signature": self.signature,
+            "description": self.description,
+            "goal_template": self.goal_template,
+            "params": self.params,
+            "env": self.env,
+            "start": self.start,
+            "states": [{"id": s.id, "description": s.description, "check": s.check} for s in self.states],
+            "transitions": [
+                {"from": t.source, "to": t.target, "action": t.action.as_json(), **({"guard": t.guard} if t.guard else {})}
+                for t in self.transitions
+            ],
+            "terminal": list(self.terminal),
+            "provenance": self.provenance,
+            "verification": self.verification,
+        }
+
+    @classmethod
+    def from_json(cls, raw: Any, where: str = "program") -> "Program":
+        try:
+            program = cls(
+                id=_text(raw, "id"),
+                signature=_text(raw, "signature"),
+                description=str(raw.get("description", "")),
+                goal_template=_text(raw, "goal_template"),
+                params=dict(raw.get("params", {})),
+                env=dict(raw.get("env", {"kind": "workspace"})),
+                start=_text(raw, "start"),
+                states=tuple(State(_text(s, "id"), str(s.get("description", "")), s["check"]) for s in raw["states"]),
+                transitions=tuple(
+                    Transition(_text(t, "from"), _text(t, "to"), ToolCall.from_json(t["action"]), t.get("guard"))
+                    for t in raw["transitions"]
+                ),
+                terminal=tuple(raw["terminal"]),
+                provenance=dict(raw.get("provenance", {})),
+                verification=dict(raw.get("verification", {})),
+            )
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise ProgramError(f"{where}: malformed program ({type(exc).__name__}: {exc})") from None
+        program.validate(where)
+        return program
+
+    @classmethod
+    def load(cls, path: Path) -> "Program":
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ProgramError(f"{path}: not a readable JSON program ({exc})") from None
+        return cls.from_json(raw, where=str(path))
+
+    def validate(self, where: str = "program") -> None:
+        ids = [s.id for s in self.states]
+        if len(set(ids)) != len(ids):
+            raise ProgramError(f"{where}: duplicate state ids")
+        known = set(ids)
+        for transition in self.transitions:
+            if transition.source not in known or transition.target not in known:
+                raise ProgramError(f"{where}: transition {transition.source}→{transition.target} dangles")
+        if self.start not in known or not self.terminal or not set(self.terminal) <= known:
+            raise ProgramError(f"{where}: start or terminal states are not among the states")
+        graph = self.graph()
+        if not any(nx.has_path(graph, self.start, t) for t in self.terminal):
+            raise ProgramError(f"{where}: no terminal state is reachable from {self.start}")
+        try:
+            for state in self.states:
+                validate(state.check, f"{where}: state {state.id}")
+            for transition in self.transitions:
+                if transition.guard is not None:
+                    validate(transition.guard, f"{where}: guard {transition.source}→{transition.target}")
+        except PredicateError as exc:
+            raise ProgramError(str(exc)) from None
+        undeclared = set(_PARAM.findall(self.goal_template)) - set(self.params)
+        if undeclared:
+            raise ProgramError(f"{where}: goal_template uses undeclared params {sorted(undeclared)}")
+
+
+def _text(raw: Any, key: str) -> str:
+    value = raw[key]
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{key} must be a non-empty string")
+    return value
+
+
+def _loose(literal: str) -> str:
+    """A literal part of a goal template that tolerates any run of whitespace."""
+    words = literal.split()
+    if not words:
+        return r"\s*" if literal else ""
+    lead = r"\s+" if literal[0].isspace() else ""
+    trail = r"\s+" if literal[-1].isspace() else ""
+    return lead + r"\s+".join(re.escape(word) for word in words) + trail

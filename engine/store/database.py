@@ -1,0 +1,119 @@
+"""The database: one aiosqlite connection, WAL, migrations and serialised writes.
+
+Each engine package keeps its own SQL; this module only opens, migrates and
+guards the file, so a corrupt or newer database is refused, never overwritten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from engine.errors import WardenError
+from engine.store.migrations import MIGRATIONS
+
+_HEADER = b"SQLite format 3\x00"
+
+
+class StoreError(WardenError):
+    """The database cannot be used as it is; nothing was written to it."""
+
+
+class Store:
+    """A migrated database; writes are serialised so a transaction never swallows another's statement."""
+
+    def __init__(self, path: Path, db: aiosqlite.Connection) -> None:
+        self.path = path
+        self._db = db
+        self._write = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path) -> "Store":
+        path = Path(path)
+        _refuse_foreign_file(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open database {path}: {exc}") from None
+        db.row_factory = aiosqlite.Row
+        store = cls(path, db)
+        try:
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await store._migrate()
+        except sqlite3.DatabaseError as exc:
+            await db.close()
+            raise StoreError(f"database {path} is unusable: {exc}") from None
+        except StoreError:
+            await db.close()
+            raise
+        return store
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            version = (await cursor.fetchone())[0]
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"database {self.path} has schema version {version}, newer than this Warden "
+                f"understands ({len(MIGRATIONS)}); upgrade Warden to open it"
+            )
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            statements = [s.strip() for s in script.split(";") if s.strip()]
+            async with self.transaction():
+                for statement in statements:
+                    await self._db.execute(statement)
+                await self._db.execute(f"PRAGMA user_version = {number}")
+
+    @property
+    def schema_version(self) -> int:
+        return len(MIGRATIONS)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One atomic unit of writes; every write in the engine goes through here."""
+        async with self._write:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"database {self.path} is busy: {exc}") from None
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            else:
+                await self._db.execute("COMMIT")
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """A single write in its own transaction; returns the number of rows changed."""
+        async with self.transaction() as db:
+            cursor = await db.execute(sql, tuple(params))
+            return cursor.rowcount
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+    async def close(self) -> None:
+        await self._db.close()
+
+
+def _refuse_foreign_file(path: Path) -> None:
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with path.open("rb") as handle:
+        header = handle.read(len(_HEADER))
+    if header != _HEADER:
+        raise StoreError(f"{path} is not a Warden database (not SQLite); refusing to touch it")

@@ -1,0 +1,80 @@
+"""Forward-only, numbered schema migrations; `PRAGMA user_version` records the last applied."""
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        goal TEXT NOT NULL,
+        spec TEXT NOT NULL,
+        status TEXT NOT NULL,
+        mode TEXT,
+        program_id TEXT,
+        error TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX tasks_status ON tasks(status, created_at);
+    CREATE TABLE task_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        task_id TEXT,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX task_events_task ON task_events(task_id, id);
+    CREATE TABLE steps (
+        task_id TEXT NOT NULL REFERENCES tasks(id),
+        idx INTEGER NOT NULL,
+        call TEXT NOT NULL,
+        status TEXT NOT NULL,
+        source TEXT NOT NULL,
+        state_id TEXT,
+        receipt_id TEXT,
+        PRIMARY KEY (task_id, idx)
+    );
+    CREATE TABLE approvals (
+        id TEXT PRIMARY KEY,
+        task_id TEXT NOT NULL REFERENCES tasks(id),
+        step_idx INTEGER NOT NULL,
+        call TEXT NOT NULL,
+        call_hash TEXT NOT NULL,
+        level TEXT NOT NULL,
+        tier TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        decided_at REAL,
+        decided_by TEXT,
+        used_at REAL
+    );
+    CREATE INDEX approvals_status ON approvals(status);
+    CREATE TABLE receipts (
+        id TEXT PRIMARY KEY,
+        task_id TEXT,
+        step_idx INTEGER,
+        call TEXT NOT NULL,
+        tier TEXT NOT NULL,
+        snapshot_kind TEXT NOT NULL,
+        snapshot_path TEXT,
+        reversal TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        reversed_at REAL
+    );
+    CREATE TABLE programs (
+        id TEXT PRIMARY KEY,
+        signature TEXT NOT NULL UNIQUE,
+        body TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE program_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        program_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
+)

@@ -1,0 +1,1 @@
+"""Durable tasks: the queue, the step dispatcher and the runner."""

@@ -1,0 +1,88 @@
+"""The task queue's SQL: submit, claim by compare-and-swap, move between states, record steps."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+
+import aiosqlite
+
+from engine.store import Store
+from engine.tasks.task import Task, TaskMode, TaskSpec, TaskStatus
+from engine.tools.call import ToolCall
+
+
+class TaskQueue:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def submit(self, spec: TaskSpec) -> Task:
+        now = time.time()
+        task_id = "t-" + uuid.uuid4().hex[:8]
+        await self._store.execute(
+            "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (task_id, spec.goal, json.dumps(spec.to_json()), TaskStatus.QUEUED.value, now, now),
+        )
+        return await self.get(task_id)
+
+    async def get(self, task_id: str) -> Task:
+        row = await self._store.fetchone("SELECT * FROM tasks WHERE id = ?", (task_id,))
+        if row is None:
+            raise KeyError(task_id)
+        return Task.from_row(row)
+
+    async def all(self) -> list[Task]:
+        rows = await self._store.fetchall("SELECT * FROM tasks ORDER BY created_at, rowid")
+        return [Task.from_row(row) for row in rows]
+
+    async def claim(self) -> Task | None:
+        """Take the oldest queued task; the status check in the UPDATE makes a double claim impossible."""
+        rows = await self._store.fetchall(
+            "SELECT id FROM tasks WHERE status = ? ORDER BY created_at, rowid LIMIT 8", (TaskStatus.QUEUED.value,)
+        )
+        for row in rows:
+            if await self.move(row["id"], TaskStatus.RUNNING, expect=TaskStatus.QUEUED):
+                return await self.get(row["id"])
+        return None
+
+    async def move(self, task_id: str, status: TaskStatus, expect: TaskStatus | None = None, error: str | None = None) -> bool:
+        sql = "UPDATE tasks SET status = ?, error = COALESCE(?, error), updated_at = ? WHERE id = ?"
+        params: list = [status.value, error, time.time(), task_id]
+        if expect is not None:
+            sql += " AND status = ?"
+            params.append(expect.value)
+        return await self._store.execute(sql, params) == 1
+
+    async def set_mode(self, task_id: str, mode: TaskMode, program_id: str | None) -> None:
+        await self._store.execute(
+            "UPDATE tasks SET mode = ?, program_id = ?, updated_at = ? WHERE id = ?",
+            (mode.value, program_id, time.time(), task_id),
+        )
+
+    async def step(self, task_id: str, idx: int) -> aiosqlite.Row | None:
+        return await self._store.fetchone("SELECT * FROM steps WHERE task_id = ? AND idx = ?", (task_id, idx))
+
+    async def done_calls(self, task_id: str) -> list[ToolCall]:
+        rows = await self._store.fetchall(
+            "SELECT call FROM steps WHERE task_id = ? AND status = 'done' ORDER BY idx", (task_id,)
+        )
+        return [ToolCall.from_json(json.loads(row["call"])) for row in rows]
+
+    async def count_steps(self, task_id: str, source: str) -> int:
+        row = await self._store.fetchone(
+            "SELECT COUNT(*) AS n FROM steps WHERE task_id = ? AND source = ? AND status = 'done'", (task_id, source)
+        )
+        return row["n"]
+
+    @staticmethod
+    async def mark_step(
+        db: aiosqlite.Connection, task_id: str, idx: int, call: ToolCall, status: str, source: str,
+        state_id: str | None = None, receipt_id: str | None = None,
+    ) -> None:
+        await db.execute(
+            "INSERT INTO steps (task_id, idx, call, status, source, state_id, receipt_id) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (task_id, idx) DO UPDATE SET call = excluded.call, status = excluded.status,"
+            " source = excluded.source, state_id = excluded.state_id, receipt_id = excluded.receipt_id",
+            (task_id, idx, call.canonical(), status, source, state_id, receipt_id),
+        )

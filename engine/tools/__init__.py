@@ -1,0 +1,1 @@
+"""Tool calls, the tool registry and the built-in tools."""
