@@ -31,6 +31,7 @@ from engine.tasks.task import Task, TaskSpec
 from engine.tools.fs import FS_TOOLS
 from engine.tools.registry import ToolRegistry
 from engine.tools.shell import SHELL_RUN
+from programs import SHIPPED
 
 
 def warden_home() -> Path:
@@ -66,13 +67,17 @@ def build_registry() -> ToolRegistry:
 
 
 class Runtime:
-    def __init__(self, home: Path, store: Store, bus: EventBus, policy: Policy, env: WorkspaceEnv, switches: Switches) -> None:
+    def __init__(
+        self, home: Path, store: Store, bus: EventBus, policy: Policy, env: WorkspaceEnv, switches: Switches,
+        pace: float = 0.0,
+    ) -> None:
         self.home = home
         self.store = store
         self.bus = bus
         self.policy = policy
         self.env = env
         self.switches = switches
+        self.warnings: list[str] = []
         self.registry = build_registry()
         self.gate = Gate(policy, enabled=switches.gating)
         self.approvals = ApprovalBook(store, policy.approval_ttl_seconds)
@@ -81,19 +86,22 @@ class Runtime:
         self.queue = TaskQueue(store)
         stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry, env)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
-        self.runner = TaskRunner(self.queue, bus, stepper, self.approvals, self.corpus, verifier, home / "runs", switches.fallback)
+        self.runner = TaskRunner(self.queue, bus, stepper, self.approvals, self.corpus, verifier, home / "runs", switches.fallback, pace)
 
     @classmethod
     async def open(
         cls, home: Path | None = None, workspace: Path | None = None, switches: Switches | None = None,
-        policy: Policy | None = None,
+        policy: Policy | None = None, pace: float = 0.0,
     ) -> "Runtime":
+        """Open (creating if needed) the home's database; `pace` slows steps so a person can watch."""
         home = Path(home) if home else warden_home()
         home.mkdir(parents=True, exist_ok=True)
         policy = policy or Policy.load(home / "policy.toml")
         store = await Store.open(home / "warden.db")
         env = WorkspaceEnv(Path(workspace) if workspace else home / "workspace")
-        return cls(home, store, EventBus(store), policy, env, switches or Switches.from_env())
+        runtime = cls(home, store, EventBus(store), policy, env, switches or Switches.from_env(), pace)
+        runtime.warnings = await runtime.corpus.import_files(SHIPPED)
+        return runtime
 
     async def submit(self, spec: TaskSpec) -> Task:
         return await self.runner.submit(spec)

@@ -46,9 +46,10 @@ class Store:
         store = cls(path, db)
         try:
             await db.execute("PRAGMA busy_timeout = 5000")
+            version = await store._refuse_newer()
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA foreign_keys = ON")
-            await store._migrate()
+            await store._migrate(version)
         except sqlite3.DatabaseError as exc:
             await db.close()
             raise StoreError(f"database {path} is unusable: {exc}") from None
@@ -57,7 +58,8 @@ class Store:
             raise
         return store
 
-    async def _migrate(self) -> None:
+    async def _refuse_newer(self) -> int:
+        """The schema version, checked before anything (even the switch to WAL) writes to the file."""
         async with self._db.execute("PRAGMA user_version") as cursor:
             version = (await cursor.fetchone())[0]
         if version > len(MIGRATIONS):
@@ -65,6 +67,9 @@ class Store:
                 f"database {self.path} has schema version {version}, newer than this Warden "
                 f"understands ({len(MIGRATIONS)}); upgrade Warden to open it"
             )
+        return version
+
+    async def _migrate(self, version: int) -> None:
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             statements = [s.strip() for s in script.split(";") if s.strip()]
             async with self.transaction():

@@ -33,7 +33,7 @@ from engine.tools.outcome import StepStatus
 class TaskRunner:
     def __init__(
         self, queue: TaskQueue, bus: EventBus, stepper: Stepper, approvals: ApprovalBook, corpus: Corpus,
-        verifier: Verifier | None, runs: Path, fallback: bool = True,
+        verifier: Verifier | None, runs: Path, fallback: bool = True, pace: float = 0.0,
     ) -> None:
         self.queue = queue
         self._bus = bus
@@ -43,6 +43,7 @@ class TaskRunner:
         self._verifier = verifier
         self._runs = runs
         self._fallback = fallback
+        self._pace = pace
         self._wake = asyncio.Event()
 
     async def submit(self, spec: TaskSpec) -> Task:
@@ -114,7 +115,9 @@ class TaskRunner:
             await self._bus.publish(StateChecked(task.id, program.id, state_id, passed))
 
         async def dispatch(call, idx, state_id):
-            return await self._stepper.dispatch(task.id, idx, call, "replay", state_id)
+            outcome = await self._stepper.dispatch(task.id, idx, call, "replay", state_id)
+            await self._breathe()
+            return outcome
 
         result = await Replayer(program, params, self._stepper.env, dispatch, on_check).run(already_done=done)
         if result.end is ReplayEnd.COMPLETED:
@@ -141,6 +144,7 @@ class TaskRunner:
             if step is None or step["status"] != "done":
                 await self._bus.publish(AgentStepped(task.id, idx, call.as_json()))
             outcome = await self._stepper.dispatch(task.id, idx, call, "agent")
+            await self._breathe()
             if outcome.status is StepStatus.PAUSED:
                 await self._pause(task, outcome.message)
                 return
@@ -149,6 +153,10 @@ class TaskRunner:
                 return
         if await self._finish(task, TaskMode.AGENT):
             await self._learn(task)
+
+    async def _breathe(self) -> None:
+        if self._pace:
+            await asyncio.sleep(self._pace)
 
     async def _finish(self, task: Task, mode: TaskMode) -> bool:
         evaluator = task.spec.evaluator

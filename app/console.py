@@ -1,0 +1,209 @@
+"""The operator console: four live panes over one in-process runtime.
+
+The app talks to the engine only through `Runtime`'s public methods and its event
+stream: each event refreshes the panes, and `StateChecked` lights up the program graph.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Header
+from textual.worker import Worker, WorkerState
+
+from app.palette import WardenCommands
+from engine.demo import demo_tasks, seed_workspace
+from engine.errors import WardenError
+from engine.events.records import Event, StateChecked
+from engine.runtime import Runtime, Switches, warden_home
+from themes import STYLESHEET, THEMES
+from widgets.approval_list import ApprovalList
+from widgets.program_graph import ProgramGraph
+from widgets.program_list import ProgramList
+from widgets.receipt_journal import ReceiptJournal
+from widgets.task_queue import TaskQueue
+
+
+class WardenApp(App[int]):
+    TITLE = "Warden"
+    CSS_PATH = STYLESHEET
+    COMMANDS = App.COMMANDS | {WardenCommands}
+    BINDINGS = [
+        Binding("a", "approve", "Approve", id="warden.approve"),
+        Binding("d", "deny", "Deny", id="warden.deny"),
+        Binding("u", "undo", "Undo", id="warden.undo"),
+        Binding("t", "toggle_theme", "Theme", id="warden.theme"),
+        Binding("q", "quit", "Quit", id="warden.quit"),
+    ]
+
+    def __init__(self, home: Path, workspace: Path | None = None, demo: bool = False, pace: float = 0.0,
+                 switches: Switches | None = None) -> None:
+        super().__init__()
+        self.home = home
+        self.workspace = workspace
+        self.demo = demo
+        self.pace = pace
+        self.switches = switches
+        self.runtime: Runtime | None = None
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = THEMES[0].name
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield self._pane(TaskQueue(id="tasks"), "Tasks")
+        yield self._pane(ApprovalList(id="approvals"), "Approvals — a approve · d deny")
+        yield self._pane(ReceiptJournal(id="journal"), "Journal — u undo")
+        with Horizontal(id="programs-pane", classes="pane") as pane:
+            pane.border_title = "Programs"
+            yield ProgramList(id="programs")
+            yield ProgramGraph(id="graph")
+        yield Footer()
+
+    @staticmethod
+    def _pane(table: DataTable, title: str) -> DataTable:
+        table.add_class("pane")
+        table.border_title = title
+        return table
+
+    def on_mount(self) -> None:
+        self._load_keymap(self.home / "keymap.toml")
+        self.start_engine()
+
+    def _load_keymap(self, path: Path) -> None:
+        """`keymap.toml` maps binding ids to keys, e.g. `"warden.approve" = "y"`."""
+        if not path.exists():
+            return
+        try:
+            keymap = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            self.notify(f"{path}: {exc}", title="keymap ignored", severity="error")
+            return
+        self.set_keymap({str(k): str(v) for k, v in keymap.items()})
+
+    async def on_unmount(self) -> None:
+        if self.runtime is not None:
+            await self.runtime.close()
+
+    @work(exclusive=True, group="engine", exit_on_error=False)
+    async def start_engine(self) -> None:
+        try:
+            runtime = await Runtime.open(self.home, self.workspace, self.switches, pace=self.pace)
+        except WardenError as exc:
+            self.exit(2, return_code=2, message=f"warden: {exc}")
+            return
+        self.runtime = runtime
+        self.sub_title = str(runtime.env.root)
+        events = runtime.events()
+        self.follow_events(events)
+        if self.demo:
+            for spec in demo_tasks():
+                await runtime.submit(spec)
+        self.refresh_panes()
+        await runtime.serve()
+
+    @work(exclusive=True, group="events", exit_on_error=False)
+    async def follow_events(self, events) -> None:
+        async for event in events:
+            self.on_engine_event(event)
+
+    def on_engine_event(self, event: Event) -> None:
+        if isinstance(event, StateChecked):
+            self._follow_replay(event)
+        self.refresh_panes()
+
+    def _follow_replay(self, event: StateChecked) -> None:
+        programs = self.query_one(ProgramList)
+        if event.program_id in programs.rows:
+            programs.move_cursor(row=programs.get_row_index(event.program_id), animate=False)
+        self.show_graph(event.program_id, mark=(event.state_id, event.passed))
+
+    @work(exclusive=True, group="refresh", exit_on_error=False)
+    async def refresh_panes(self) -> None:
+        runtime = self.runtime
+        if runtime is None:
+            return
+        self.query_one(TaskQueue).show_tasks(await runtime.tasks())
+        self.query_one(ApprovalList).show_approvals(await runtime.pending_approvals())
+        self.query_one(ReceiptJournal).show_receipts(await runtime.receipts())
+        programs = self.query_one(ProgramList)
+        programs.show_programs(await runtime.programs())
+        if self.query_one(ProgramGraph).program is None and programs.selected_key:
+            self.show_graph(programs.selected_key)
+
+    @on(DataTable.RowHighlighted, "#programs")
+    def _program_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_graph(event.row_key.value)
+
+    @work(group="graph", exit_on_error=False)
+    async def show_graph(self, program_id: str, mark: tuple[str, bool] | None = None) -> None:
+        if self.runtime is None:
+            return
+        graph = self.query_one(ProgramGraph)
+        graph.show_program(await self.runtime.corpus.get(program_id))
+        if mark is not None:
+            graph.mark(*mark)
+
+    def action_approve(self) -> None:
+        self._decide(True)
+
+    def action_deny(self) -> None:
+        self._decide(False)
+
+    def _decide(self, approved: bool) -> None:
+        approval_id = self.query_one(ApprovalList).selected_key
+        if approval_id is None:
+            self.notify("No call is waiting for approval.", severity="warning")
+            return
+        self.decide(approval_id, approved)
+
+    @work(group="decide", exit_on_error=False)
+    async def decide(self, approval_id: str, approved: bool) -> None:
+        if approved:
+            await self.runtime.approve(approval_id)
+        else:
+            await self.runtime.deny(approval_id)
+        self.notify(f"{'Approved' if approved else 'Denied'} {approval_id}.")
+
+    def action_undo(self) -> None:
+        receipt_id = self.query_one(ReceiptJournal).selected_key
+        if receipt_id is None:
+            self.notify("Select a receipt in the journal first.", severity="warning")
+            return
+        self.undo(receipt_id)
+
+    @work(group="undo", exit_on_error=False)
+    async def undo(self, receipt_id: str) -> None:
+        receipt = await self.runtime.undo(receipt_id)
+        self.notify(f"Undid {receipt.summary}.")
+
+    def action_focus(self, widget_id: str) -> None:
+        self.query_one(f"#{widget_id}").focus()
+
+    def action_toggle_theme(self) -> None:
+        self.theme = THEMES[1].name if self.theme == THEMES[0].name else THEMES[0].name
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place a failed worker becomes a visible, one-line error."""
+        if event.state is WorkerState.ERROR:
+            error = event.worker.error
+            self.notify(str(error) if isinstance(error, WardenError) else f"{type(error).__name__}: {error}",
+                        title=f"{event.worker.group} failed", severity="error", timeout=8)
+
+
+def create_app(home: Path | None = None, workspace: Path | None = None, demo: bool = False, pace: float = 0.0,
+               switches: Switches | None = None) -> WardenApp:
+    """The factory tests and commands use; `home` defaults to `$WARDEN_HOME`."""
+    home = Path(home) if home else warden_home()
+    if demo:
+        seed_workspace(workspace or home / "workspace")
+    return WardenApp(home, workspace, demo=demo, pace=pace, switches=switches)
+
+
+def run_console() -> int:
+    return create_app().run() or 0

@@ -1,0 +1,35 @@
+"""The command palette's provider: every console action, findable by name."""
+
+from __future__ import annotations
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+COMMANDS = (
+    ("Approve the selected call", "approve", "Let the highlighted pending call run once"),
+    ("Deny the selected call", "deny", "Refuse the highlighted pending call; its task fails"),
+    ("Undo the selected receipt", "undo", "Restore what the highlighted receipt changed"),
+    ("Focus tasks", "focus('tasks')", "Move to the task queue"),
+    ("Focus approvals", "focus('approvals')", "Move to pending approvals"),
+    ("Focus journal", "focus('journal')", "Move to the receipt journal"),
+    ("Focus programs", "focus('programs')", "Move to stored programs"),
+    ("Toggle light and dark theme", "toggle_theme", "Switch between warden-dark and warden-light"),
+)
+
+
+class WardenCommands(Provider):
+    async def discover(self) -> Hits:
+        for name, action, help_text in COMMANDS:
+            yield DiscoveryHit(name, self._runner(action), help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, action, help_text in COMMANDS:
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), self._runner(action), help=help_text)
+
+    def _runner(self, action: str):
+        async def run() -> None:
+            await self.app.run_action(action)
+
+        return run

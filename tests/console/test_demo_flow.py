@@ -1,0 +1,66 @@
+"""The demo through the console's Pilot: approve with `a`, undo with `u`, check files and the database."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from app.console import create_app
+from engine.demo import SCRATCH_BYTES
+from engine.runtime import Switches
+from widgets.approval_list import ApprovalList
+from widgets.program_graph import ProgramGraph
+from widgets.receipt_journal import ReceiptJournal
+from widgets.task_queue import TaskQueue
+
+SIZE = (160, 48)
+
+
+def query(home: Path, sql: str, params: tuple = ()) -> list[tuple]:
+    with sqlite3.connect(home / "warden.db") as db:
+        return db.execute(sql, params).fetchall()
+
+
+async def until(pilot, condition, what: str, attempts: int = 400) -> None:
+    for _ in range(attempts):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_demo_approve_then_undo(tmp_path: Path) -> None:
+    home, workspace = tmp_path / "home", tmp_path / "workspace"
+    app = create_app(home, workspace, demo=True, switches=Switches())
+    async with app.run_test(size=SIZE) as pilot:
+        approvals = app.query_one(ApprovalList)
+        await until(pilot, lambda: approvals.row_count == 1, "the dangerous step to wait for approval")
+        assert (workspace / "scratch.txt").read_bytes() == SCRATCH_BYTES
+        assert query(home, "SELECT status FROM approvals") == [("pending",)]
+
+        await pilot.press("a")
+        await until(pilot, lambda: not (workspace / "scratch.txt").exists(), "the approved delete to run")
+        await until(pilot, lambda: approvals.row_count == 0, "the approvals pane to empty")
+        assert query(home, "SELECT status, decided_by FROM approvals") == [("used", "operator")]
+
+        statuses = dict(query(home, "SELECT goal, status FROM tasks"))
+        assert statuses["Delete the scratch file scratch.txt"] == "succeeded"
+        assert statuses["Clean up everything on the machine"] == "failed"
+        modes = dict(query(home, "SELECT goal, mode FROM tasks"))
+        assert modes["Publish the release note for version 1.3"] == "replay"
+
+        journal = app.query_one(ReceiptJournal)
+        (receipt_id,) = query(home, "SELECT id FROM receipts WHERE call LIKE '%fs.delete%scratch.txt%'")[0]
+        await until(pilot, lambda: receipt_id in journal.rows, "the delete's receipt in the journal")
+        journal.focus()
+        await pilot.press("home")
+        for _ in range(journal.get_row_index(receipt_id)):
+            await pilot.press("down")
+        assert journal.selected_key == receipt_id
+        await pilot.press("u")
+        await until(pilot, lambda: (workspace / "scratch.txt").exists(), "undo to restore the file")
+        assert (workspace / "scratch.txt").read_bytes() == SCRATCH_BYTES
+        await until(pilot, lambda: query(home, "SELECT reversal FROM receipts WHERE id = ?", (receipt_id,)) == [("reversed",)], "the receipt to be marked reversed")
+
+        assert app.query_one(TaskQueue).row_count == 4
+        assert app.query_one(ProgramGraph).program is not None

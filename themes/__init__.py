@@ -1,0 +1,39 @@
+"""Warden's registered themes and its stylesheet; widgets use theme variables, never colours."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.theme import Theme
+
+STYLESHEET = Path(__file__).with_name("warden.tcss")
+
+WARDEN_DARK = Theme(
+    name="warden-dark",
+    primary="#5FA8D3",
+    secondary="#62B6CB",
+    accent="#F4A259",
+    warning="#F4D35E",
+    error="#EE6055",
+    success="#60D394",
+    background="#12161C",
+    surface="#1B2129",
+    panel="#232B35",
+    dark=True,
+)
+
+WARDEN_LIGHT = Theme(
+    name="warden-light",
+    primary="#1D5C8A",
+    secondary="#2C7DA0",
+    accent="#C8553D",
+    warning="#B58900",
+    error="#C0392B",
+    success="#2E8B57",
+    background="#F6F7F9",
+    surface="#FFFFFF",
+    panel="#E6EAF0",
+    dark=False,
+)
+
+THEMES = (WARDEN_DARK, WARDEN_LIGHT)

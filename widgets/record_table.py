@@ -1,0 +1,40 @@
+"""A DataTable of records that keeps the operator's selection across live refreshes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.content import Content
+from textual.widgets import DataTable
+
+Cell = str | Content
+
+
+class RecordTable(DataTable):
+    """Rows are keyed by record id, so the cursor stays on the same record when rows change."""
+
+    COLUMNS: tuple[str, ...] = ()
+    EMPTY = "nothing yet"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self.add_columns(*self.COLUMNS)
+        self.border_subtitle = self.EMPTY
+
+    def show(self, rows: Iterable[tuple[str, tuple[Cell, ...]]]) -> None:
+        selected = self.selected_key
+        self.clear()
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
+        self.border_subtitle = f"{self.row_count}" if self.row_count else self.EMPTY
+        if selected is not None and selected in self.rows:
+            self.move_cursor(row=self.get_row_index(selected), animate=False)
+
+    @property
+    def selected_key(self) -> str | None:
+        if not self.row_count:
+            return None
+        row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
+        return row_key.value

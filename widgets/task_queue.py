@@ -1,0 +1,36 @@
+"""The task queue pane: every task, its status and whether an agent or a program serves it."""
+
+from __future__ import annotations
+
+from textual.content import Content
+
+from engine.tasks.task import Task, TaskStatus
+from widgets.record_table import RecordTable
+
+STATUS = {
+    TaskStatus.QUEUED: "[$text-muted]… queued[/]",
+    TaskStatus.RUNNING: "[$accent]▶ running[/]",
+    TaskStatus.PAUSED: "[$warning]⏸ paused[/]",
+    TaskStatus.SUCCEEDED: "[$success]✔ done[/]",
+    TaskStatus.FAILED: "[$error]✖ failed[/]",
+    TaskStatus.CANCELLED: "[$text-muted]∅ cancelled[/]",
+}
+
+
+class TaskQueue(RecordTable):
+    COLUMNS = ("task", "status", "mode", "goal")
+    EMPTY = "no tasks"
+
+    def show_tasks(self, tasks: list[Task]) -> None:
+        self.show(
+            (
+                task.id,
+                (
+                    task.id,
+                    Content.from_markup(STATUS[task.status]),
+                    task.mode.value if task.mode else "",
+                    task.goal if not task.error else f"{task.goal} — {task.error}",
+                ),
+            )
+            for task in tasks
+        )
