@@ -19,7 +19,7 @@ from textual.worker import Worker, WorkerState
 from app.palette import WardenCommands
 from engine.demo import demo_tasks, seed_workspace
 from engine.errors import WardenError
-from engine.events.records import Event, StateChecked
+from engine.events.records import Event, ReplayStarted, StateChecked
 from engine.runtime import Runtime, Switches, warden_home
 from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
@@ -113,15 +113,19 @@ class WardenApp(App[int]):
             self.on_engine_event(event)
 
     def on_engine_event(self, event: Event) -> None:
-        if isinstance(event, StateChecked):
+        if isinstance(event, ReplayStarted):
+            self.query_one(ProgramGraph).begin(event.program_id)
+        elif isinstance(event, StateChecked):
             self._follow_replay(event)
         self.refresh_panes()
 
     def _follow_replay(self, event: StateChecked) -> None:
+        graph = self.query_one(ProgramGraph)
+        graph.mark(event.program_id, event.state_id, event.passed)
         programs = self.query_one(ProgramList)
         if event.program_id in programs.rows:
             programs.move_cursor(row=programs.get_row_index(event.program_id), animate=False)
-        self.show_graph(event.program_id, mark=(event.state_id, event.passed))
+        self.show_graph(event.program_id)
 
     @work(exclusive=True, group="refresh", exit_on_error=False)
     async def refresh_panes(self) -> None:
@@ -140,14 +144,10 @@ class WardenApp(App[int]):
     def _program_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.show_graph(event.row_key.value)
 
-    @work(group="graph", exit_on_error=False)
-    async def show_graph(self, program_id: str, mark: tuple[str, bool] | None = None) -> None:
-        if self.runtime is None:
-            return
-        graph = self.query_one(ProgramGraph)
-        graph.show_program(await self.runtime.corpus.get(program_id))
-        if mark is not None:
-            graph.mark(*mark)
+    @work(exclusive=True, group="graph", exit_on_error=False)
+    async def show_graph(self, program_id: str) -> None:
+        if self.runtime is not None:
+            self.query_one(ProgramGraph).show_program(await self.runtime.corpus.get(program_id))
 
     def action_approve(self) -> None:
         self._decide(True)

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from engine.gate.approvals import Approval
+from engine.tools.call import ToolCall
 from widgets.record_table import RecordTable
+
+
+def brief(call: ToolCall, limit: int = 60) -> str:
+    """A call on one line: the tool and its arguments, cut to `limit` characters."""
+    text = call.tool + " " + " ".join(f"{key}={value!r}" for key, value in call.args.items())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class ApprovalList(RecordTable):
@@ -16,7 +23,7 @@ class ApprovalList(RecordTable):
                 approval.id,
                 (
                     approval.task_id,
-                    f"{approval.call.tool} {approval.call.canonical()[len(approval.call.tool) + 20:][:48]}",
+                    brief(approval.call),
                     approval.level,
                     ", ".join(approval.rules),
                     approval.reason,

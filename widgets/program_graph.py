@@ -20,30 +20,44 @@ def describe(predicate: dict) -> str:
     if form == "text":
         relation = "=" if "equals" in body else "∋"
         value = body.get("equals", body.get("contains", ""))
-        shown = value if len(value) <= 24 else value[:23] + "…"
+        shown = value if len(value) <= 18 else value[:17] + "…"
         return f"{body['path']} {relation} {shown!r}"
     return f"{form} {body}"
 
 
+def target(args: dict) -> str:
+    """What an action acts on, in a few characters: its path, its move, or its command."""
+    if "src" in args and "dst" in args:
+        return f"{args['src']} → {args['dst']}"
+    for key in ("path", "command", "url", "selector"):
+        if key in args:
+            value = str(args[key])
+            return value if len(value) <= 40 else value[:39] + "…"
+    return ""
+
+
 class ProgramGraph(Widget):
-    """Shows one program; `mark` records a live check so the current state is highlighted."""
+    """Shows one program; the checks of each program's latest replay are kept, so switching back shows them."""
 
     program: reactive[Program | None] = reactive(None)
-    current: reactive[str | None] = reactive(None)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.checks: dict[str, bool] = {}
+        self.checks: dict[str, dict[str, bool]] = {}
+        self.current: dict[str, str] = {}
 
     def show_program(self, program: Program | None) -> None:
-        if program is None or self.program is None or program.id != self.program.id:
-            self.checks = {}
-            self.current = None
         self.program = program
 
-    def mark(self, state_id: str, passed: bool) -> None:
-        self.checks[state_id] = passed
-        self.current = state_id
+    def begin(self, program_id: str) -> None:
+        """A new replay of the program starts: forget the previous one's path."""
+        self.checks[program_id] = {}
+        self.current.pop(program_id, None)
+        self.refresh()
+
+    def mark(self, program_id: str, state_id: str, passed: bool) -> None:
+        self.checks.setdefault(program_id, {})[state_id] = passed
+        self.current[program_id] = state_id
         self.refresh()
 
     def render(self) -> Content:
@@ -54,17 +68,16 @@ class ProgramGraph(Widget):
         path = program.path()
         for position, state_id in enumerate(path):
             state = program.state(state_id)
-            lines.append(self._node(state_id, state.description))
-            lines.append(Content.from_markup("[$text-muted]│   check: $check[/]", check=describe(state.check)))
+            lines.append(self._node(program.id, state_id, state.description))
+            lines.append(Content.from_markup("[$text-muted]│   ? $check[/]", check=describe(state.check)))
             if position + 1 < len(path):
                 transition = next(t for t in program.leaving(state_id) if t.target == path[position + 1])
-                action = " ".join(f"{k}={str(v)[:28]!r}" for k, v in transition.action.args.items())
-                lines.append(Content.from_markup("│ [$accent]▼ $tool[/] $action", tool=transition.action.tool, action=action))
+                lines.append(Content.from_markup("│ [$accent]▼ $tool[/] $target", tool=transition.action.tool, target=target(transition.action.args)))
         return Content("\n").join(lines)
 
-    def _node(self, state_id: str, description: str) -> Content:
-        passed = self.checks.get(state_id)
-        if state_id == self.current:
+    def _node(self, program_id: str, state_id: str, description: str) -> Content:
+        passed = self.checks.get(program_id, {}).get(state_id)
+        if state_id == self.current.get(program_id):
             style = "$success" if passed else "$error"
             return Content.from_markup(f"[reverse {style}] ◉ $id [/] $text", id=state_id, text=description)
         if passed is True:

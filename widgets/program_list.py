@@ -7,7 +7,7 @@ from widgets.record_table import RecordTable
 
 
 class ProgramList(RecordTable):
-    COLUMNS = ("program", "goal template", "states", "verified")
+    COLUMNS = ("goal template", "states", "verified")
     EMPTY = "no programs yet"
 
     def show_programs(self, programs: list[Program]) -> None:
@@ -15,7 +15,6 @@ class ProgramList(RecordTable):
             (
                 program.id,
                 (
-                    program.id,
                     program.goal_template,
                     str(len(program.states)),
                     "✔" if program.verification.get("passed") else "–",

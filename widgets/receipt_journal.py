@@ -18,7 +18,7 @@ REVERSAL = {
 
 
 class ReceiptJournal(RecordTable):
-    COLUMNS = ("receipt", "effect", "tier", "reversal", "task")
+    COLUMNS = ("receipt", "effect", "tier", ("reversal", 13), "task")
     EMPTY = "no effects yet"
 
     def show_receipts(self, receipts: list[Receipt]) -> None:

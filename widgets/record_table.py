@@ -11,16 +11,22 @@ Cell = str | Content
 
 
 class RecordTable(DataTable):
-    """Rows are keyed by record id, so the cursor stays on the same record when rows change."""
+    """Rows are keyed by record id, so the cursor stays on the same record when rows change.
 
-    COLUMNS: tuple[str, ...] = ()
+    A column given as `(label, width)` has a fixed width: styled cells need one, since
+    the table sizes other columns from plain text.
+    """
+
+    COLUMNS: tuple[str | tuple[str, int], ...] = ()
     EMPTY = "nothing yet"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        self.add_columns(*self.COLUMNS)
+        for column in self.COLUMNS:
+            label, width = column if isinstance(column, tuple) else (column, None)
+            self.add_column(label, width=width)
         self.border_subtitle = self.EMPTY
 
     def show(self, rows: Iterable[tuple[str, tuple[Cell, ...]]]) -> None:

@@ -8,9 +8,9 @@ from engine.tasks.task import Task, TaskStatus
 from widgets.record_table import RecordTable
 
 STATUS = {
-    TaskStatus.QUEUED: "[$text-muted]… queued[/]",
+    TaskStatus.QUEUED: "[$text-muted]· queued[/]",
     TaskStatus.RUNNING: "[$accent]▶ running[/]",
-    TaskStatus.PAUSED: "[$warning]⏸ paused[/]",
+    TaskStatus.PAUSED: "[$warning]‖ paused[/]",
     TaskStatus.SUCCEEDED: "[$success]✔ done[/]",
     TaskStatus.FAILED: "[$error]✖ failed[/]",
     TaskStatus.CANCELLED: "[$text-muted]∅ cancelled[/]",
@@ -18,7 +18,7 @@ STATUS = {
 
 
 class TaskQueue(RecordTable):
-    COLUMNS = ("task", "status", "mode", "goal")
+    COLUMNS = ("task", ("status", 11), "mode", "goal")
     EMPTY = "no tasks"
 
     def show_tasks(self, tasks: list[Task]) -> None:

@@ -6,6 +6,7 @@ registered-tool calls, and `networkx` checks that the start reaches a terminal s
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import dataclass, field
@@ -83,7 +84,8 @@ class Program:
         return re.compile(rf"^\s*{pattern}\s*$", re.IGNORECASE)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """A deep copy as plain JSON data: editing it never changes this program."""
+        return copy.deepcopy({
             "id": self.id,
             "signature": self.signature,
             "description": self.description,
@@ -99,7 +101,7 @@ class Program:
             "terminal": list(self.terminal),
             "provenance": self.provenance,
             "verification": self.verification,
-        }
+        })
 
     @classmethod
     def from_json(cls, raw: Any, where: str = "program") -> "Program":

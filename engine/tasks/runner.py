@@ -21,7 +21,7 @@ from engine.programs.compiler import compile_run
 from engine.programs.corpus import Corpus
 from engine.programs.predicates import holds
 from engine.programs.program import Program
-from engine.programs.replayer import ReplayEnd, Replayer
+from engine.programs.replayer import ReplayEnd, Replayer, ReplayResult
 from engine.programs.selector import select
 from engine.programs.verifier import Verifier
 from engine.tasks.queue import TaskQueue
@@ -94,17 +94,29 @@ class TaskRunner:
             await self._bus.publish(TaskStarted(task.id, mode.value, program_id))
         if mode is TaskMode.REPLAY:
             program = await self._corpus.get(program_id)
-            finished = program is not None and await self._replay(task, program)
-            if finished or (await self.queue.get(task.id)).status.finished or await self._is_paused(task):
+            if program is None:
+                result = ReplayResult(ReplayEnd.MISMATCH, "", 0, f"program {program_id} is no longer stored")
+            else:
+                result = await self._replay(task, program)
+            if result.end is ReplayEnd.COMPLETED:
+                await self._corpus.record_run(program_id, task.id, result.end.value)
+                await self._finish(task, TaskMode.REPLAY)
                 return
-            if not (self._fallback and spec.plan):
-                await self._fail(task, "replay did not match the screen and there is no agent to fall back to")
+            if result.end is ReplayEnd.PAUSED:
+                await self._pause(task, result.message)
                 return
+            if result.end is ReplayEnd.BLOCKED or not (self._fallback and spec.plan):
+                await self._corpus.record_run(program_id, task.id, result.end.value)
+                why = "" if result.end is ReplayEnd.BLOCKED else (" and fallback is off" if spec.plan else " and there is no agent plan to fall back to")
+                await self._fail(task, f"replay {result.end.value} at {result.state_id or 'start'}: {result.message}{why}")
+                return
+            await self._corpus.record_run(program_id, task.id, "fell back")
+            await self._bus.publish(ReplayFellBack(task.id, program_id, result.state_id, result.message))
             await self.queue.set_mode(task.id, TaskMode.AGENT, program_id)
         await self._agent(task)
 
-    async def _replay(self, task: Task, program: Program) -> bool:
-        """True when the task ended here (success, pause or failure); False asks for the agent."""
+    async def _replay(self, task: Task, program: Program) -> ReplayResult:
+        """Replay the task's program; a mismatch or a failed step is the screen disagreeing with it."""
         found = program.goal_pattern().match(task.goal)
         params = {k: v.strip() for k, v in found.groupdict().items()} if found else {}
         done = await self.queue.count_steps(task.id, "replay")
@@ -119,21 +131,7 @@ class TaskRunner:
             await self._breathe()
             return outcome
 
-        result = await Replayer(program, params, self._stepper.env, dispatch, on_check).run(already_done=done)
-        if result.end is ReplayEnd.COMPLETED:
-            await self._corpus.record_run(program.id, task.id, "completed")
-            await self._finish(task, TaskMode.REPLAY)
-            return True
-        if result.end is ReplayEnd.PAUSED:
-            await self._pause(task, result.message)
-            return True
-        if result.end is ReplayEnd.MISMATCH:
-            await self._corpus.record_run(program.id, task.id, "fell back")
-            await self._bus.publish(ReplayFellBack(task.id, program.id, result.state_id, result.message))
-            return False
-        await self._corpus.record_run(program.id, task.id, result.end.value)
-        await self._fail(task, result.message)
-        return True
+        return await Replayer(program, params, self._stepper.env, dispatch, on_check).run(already_done=done)
 
     async def _agent(self, task: Task) -> None:
         agent = ScriptedAgent(task.spec.plan, self._stepper.registry)
@@ -191,9 +189,6 @@ class TaskRunner:
             target = self._runs / task.id / "before"
             shutil.rmtree(target, ignore_errors=True)
             self._stepper.env.copy_to(target)
-
-    async def _is_paused(self, task: Task) -> bool:
-        return (await self.queue.get(task.id)).status is TaskStatus.PAUSED
 
     async def _pause(self, task: Task, reason: str) -> None:
         await self.queue.move(task.id, TaskStatus.PAUSED, expect=TaskStatus.RUNNING)

@@ -50,10 +50,12 @@ async def test_demo_approve_then_undo(tmp_path: Path) -> None:
         assert modes["Publish the release note for version 1.3"] == "replay"
 
         journal = app.query_one(ReceiptJournal)
-        (receipt_id,) = query(home, "SELECT id FROM receipts WHERE call LIKE '%fs.delete%scratch.txt%'")[0]
+        (receipt_id,) = query(
+            home, "SELECT id FROM receipts WHERE json_extract(call, '$.tool') = 'fs.delete' AND json_extract(call, '$.args.path') = 'scratch.txt'"
+        )[0]
         await until(pilot, lambda: receipt_id in journal.rows, "the delete's receipt in the journal")
         journal.focus()
-        await pilot.press("home")
+        await pilot.press("ctrl+home")
         for _ in range(journal.get_row_index(receipt_id)):
             await pilot.press("down")
         assert journal.selected_key == receipt_id

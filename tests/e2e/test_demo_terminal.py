@@ -41,7 +41,7 @@ def test_demo_in_tmux(tmp_path: Path) -> None:
         wait_for(lambda: "nothing waiting" in screen(), "the approvals pane to empty")
         tmux("send-keys", "-t", session, "Tab", "Tab")
         time.sleep(0.3)
-        tmux("send-keys", "-t", session, "Home", "u")
+        tmux("send-keys", "-t", session, *["Up"] * 12, "u")
         wait_for(scratch.exists, "undo to restore scratch.txt")
         assert scratch.read_bytes() == SCRATCH_BYTES
         wait_for(lambda: "reversed" in screen(), "the journal to show the receipt reversed")

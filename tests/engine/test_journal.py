@@ -1,0 +1,48 @@
+"""Receipts and undo: a reversible step's snapshot puts back exactly what was there, once."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.demo import SCRATCH_BYTES, demo_tasks
+from engine.events.records import ReceiptUndone
+from engine.journal.journal import UndoError
+from engine.journal.receipt import Reversal
+from engine.tasks.task import TaskSpec, TaskStatus
+from engine.tools.call import ToolCall
+
+
+async def test_undo_restores_a_deleted_file_exactly_once(runtime, run_approving, db, ws):
+    task = await run_approving(runtime, demo_tasks()[2])
+    assert task.status is TaskStatus.SUCCEEDED
+    assert not (ws / "scratch.txt").exists()
+    [receipt] = await runtime.journal.for_task(task.id)
+    assert (receipt.call.tool, receipt.reversal) == ("fs.delete", Reversal.REVERSIBLE)
+
+    undone = await runtime.undo(receipt.id)
+    assert (ws / "scratch.txt").read_bytes() == SCRATCH_BYTES
+    assert undone.reversal is Reversal.REVERSED
+    [row] = db("SELECT reversal, reversed_at FROM receipts WHERE id = ?", receipt.id)
+    assert row["reversal"] == "reversed" and row["reversed_at"] is not None
+    assert [e.receipt_id for e in await runtime.history(task.id) if isinstance(e, ReceiptUndone)] == [receipt.id]
+    with pytest.raises(UndoError):
+        await runtime.undo(receipt.id)
+    assert (ws / "scratch.txt").read_bytes() == SCRATCH_BYTES
+
+
+async def test_shell_step_is_journaled_and_undone(runtime, run_approving, db, ws):
+    before = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
+    spec = TaskSpec(
+        goal="Write hi into out.txt",
+        plan=(ToolCall("shell.run", {"command": "echo hi > out.txt"}),),
+        evaluator={"text": {"path": "out.txt", "equals": "hi\n"}},
+    )
+    task = await run_approving(runtime, spec)
+    assert task.status is TaskStatus.SUCCEEDED, task.error
+    assert (ws / "out.txt").read_bytes() == b"hi\n"
+    [receipt] = db("SELECT id, reversal, snapshot_kind FROM receipts WHERE task_id = ?", task.id)
+    assert (receipt["reversal"], receipt["snapshot_kind"]) == ("reversible", "copy")
+
+    await runtime.undo(receipt["id"])
+    assert not (ws / "out.txt").exists()
+    assert {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()} == before

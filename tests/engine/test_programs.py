@@ -1,0 +1,137 @@
+"""Programs: verify before store, refuse malformed files, and the shipped corpus replays."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from engine.demo import SCRATCH_BYTES, demo_tasks, release_note, seed_workspace
+from engine.events.records import AgentStepped, ProgramRejected, ProgramStored
+from engine.programs.compiler import compile_run
+from engine.programs.corpus import Corpus
+from engine.programs.program import Program, ProgramError
+from engine.programs.verifier import Verifier
+from engine.runtime import Switches, build_registry
+from engine.tasks.task import TaskMode, TaskSpec, TaskStatus
+from engine.tools.call import ToolCall
+from programs import SHIPPED
+
+
+def tree(root):
+    return {str(p.relative_to(root)): p.read_bytes() if p.is_file() else None for p in sorted(root.rglob("*"))}
+
+
+async def test_verifier_rejects_a_lossy_program(runtime, run, tmp_path):
+    spec = demo_tasks()[0]
+    task = await run(runtime, spec)
+    program = compile_run(task.goal, await runtime.queue.done_calls(task.id), runtime.registry, {"task": task.id})
+    raw = copy.deepcopy(program.to_json())  # to_json shares the program's own dicts
+    # Lossy: the write no longer carries the heading the evaluator looks for; its state check follows suit.
+    write = next(t for t in raw["transitions"] if t["action"]["tool"] == "fs.write")
+    write["action"]["args"]["content"] = "TODO\n"
+    next(s for s in raw["states"] if s["id"] == write["to"])["check"] = {
+        "text": {"path": write["action"]["args"]["path"], "equals": "TODO\n"}
+    }
+    lossy = Program.from_json(raw)
+    clean = tmp_path / "clean"
+    seed_workspace(clean)
+    before = tree(clean)
+    verifier = Verifier(runtime.registry, runtime.gate, tmp_path / "scratch")
+
+    assert (await verifier.verify(program, {"version": "1.2"}, clean, spec.evaluator)).passed  # the faithful one passes
+    verdict = await verifier.verify(lossy, {"version": "1.2"}, clean, spec.evaluator)
+    assert not verdict.passed
+    assert verdict.reason == "replay completed but the task's evaluator failed"
+    assert tree(clean) == before
+    assert list((tmp_path / "scratch").iterdir()) == []
+
+
+@pytest.mark.parametrize("verify_gate", [True, False])
+async def test_a_run_that_succeeded_by_luck_is_not_stored(open_runtime, run, db, ws, verify_gate):
+    """The evaluator also wants a file the operator makes while the task waits for approval:
+    the run succeeds, but its program, replayed from the workspace as the task found it, cannot.
+    Only with the verify gate switched off (an ablation) is it stored anyway."""
+    runtime = await open_runtime(Switches(verify_gate=verify_gate))
+    shipped = db("SELECT id FROM programs")
+    mirrored = sorted((runtime.home / "programs").iterdir())
+    spec = TaskSpec(
+        goal="Delete the scratch file scratch.txt",
+        plan=(ToolCall("fs.delete", {"path": "scratch.txt"}),),
+        evaluator={"all": [{"absent": "scratch.txt"}, {"exists": "signed-off.txt"}]},
+    )
+    task = await run(runtime, spec)
+    assert task.status is TaskStatus.PAUSED
+    (ws / "signed-off.txt").write_text("ok\n")
+    [approval] = await runtime.pending_approvals()
+    await runtime.approve(approval.id)
+    await runtime.run_until_idle()
+
+    assert (await runtime.queue.get(task.id)).status is TaskStatus.SUCCEEDED
+    events = await runtime.history(task.id)
+    rejected = [e for e in events if isinstance(e, ProgramRejected)]
+    stored = [e for e in events if isinstance(e, ProgramStored)]
+    assert not (runtime.home / "runs" / task.id).exists()
+    if not verify_gate:
+        assert (rejected, len(stored)) == ([], 1)
+        assert len(db("SELECT id FROM programs")) == len(shipped) + 1
+        return
+    assert [e.reason for e in rejected] == ["replay completed but the task's evaluator failed"]
+    assert stored == []
+    assert db("SELECT id FROM programs") == shipped
+    assert sorted((runtime.home / "programs").iterdir()) == mirrored
+
+
+def compiled_release_note() -> dict:
+    spec = release_note("1.2")
+    return compile_run(spec.goal, list(spec.plan), build_registry(), {"task": "test"}).to_json()
+
+
+def test_malformed_program_files_are_refused_in_one_line(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    dangling = tmp_path / "dangling.json"
+    raw = compiled_release_note()
+    raw["transitions"][-1]["to"] = "s9"
+    dangling.write_text(json.dumps(raw))
+
+    for path, why in ((broken, "JSON"), (dangling, "dangles")):
+        with pytest.raises(ProgramError) as caught:
+            Program.load(path)
+        message = str(caught.value)
+        assert str(path) in message and why in message
+        assert "\n" not in message
+
+
+async def test_import_skips_bad_files_and_imports_the_good_one(runtime, db, tmp_path):
+    incoming = tmp_path / "incoming"
+    incoming.mkdir()
+    (incoming / "a-broken.json").write_text("[1, 2")
+    raw = compiled_release_note()
+    (incoming / "b-good.json").write_text(json.dumps(raw))
+    raw = {**raw, "id": "p-dangling", "signature": "workspace:other"}
+    raw["transitions"][0]["from"] = "nowhere"
+    (incoming / "c-dangling.json").write_text(json.dumps(raw))
+
+    corpus = Corpus(runtime.store, runtime.home / "programs")
+    problems = await corpus.import_files(incoming)
+    assert len(problems) == 2
+    assert "a-broken.json" in problems[0] and "c-dangling.json" in problems[1]
+    assert all("\n" not in line for line in problems)
+    assert [r["id"] for r in db("SELECT id FROM programs WHERE id IN (?, ?)", raw["id"], "p-dangling")] == []
+    [row] = db("SELECT id FROM programs WHERE signature = ?", compiled_release_note()["signature"])
+    assert (runtime.home / "programs" / f"{row['id']}.json").exists()
+
+
+async def test_shipped_programs_load_and_archive_file_replays(runtime, run, db, ws):
+    assert runtime.warnings == []
+    shipped = [Program.load(path) for path in sorted(SHIPPED.glob("*.json"))]
+    assert {p.id for p in shipped} <= {r["id"] for r in db("SELECT id FROM programs")}
+
+    task = await run(runtime, TaskSpec(goal="Archive the file scratch.txt", evaluator={"exists": "archive/scratch.txt"}))
+    assert (task.status, task.mode) == (TaskStatus.SUCCEEDED, TaskMode.REPLAY), task.error
+    assert task.program_id in {p.id for p in shipped}
+    assert (ws / "archive" / "scratch.txt").read_bytes() == SCRATCH_BYTES
+    assert not (ws / "scratch.txt").exists()
+    assert not [e for e in await runtime.history(task.id) if isinstance(e, AgentStepped)]
