@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Footer, Header
 from textual.worker import Worker, WorkerState
 
 from app.palette import WardenCommands
+from app.screens.policy import PolicyScreen
 from engine.demo import demo_tasks, seed_workspace
 from engine.errors import WardenError
 from engine.events.records import Event, ReplayStarted, StateChecked
@@ -37,6 +38,7 @@ class WardenApp(App[int]):
         Binding("a", "approve", "Approve", id="warden.approve"),
         Binding("d", "deny", "Deny", id="warden.deny"),
         Binding("u", "undo", "Undo", id="warden.undo"),
+        Binding("p", "show_policy", "Policy", id="warden.policy"),
         Binding("t", "toggle_theme", "Theme", id="warden.theme"),
         Binding("q", "quit", "Quit", id="warden.quit"),
     ]
@@ -184,6 +186,10 @@ class WardenApp(App[int]):
 
     def action_focus(self, widget_id: str) -> None:
         self.query_one(f"#{widget_id}").focus()
+
+    def action_show_policy(self) -> None:
+        if self.runtime is not None:
+            self.push_screen(PolicyScreen(self.runtime.policy))
 
     def action_toggle_theme(self) -> None:
         self.theme = THEMES[1].name if self.theme == THEMES[0].name else THEMES[0].name

@@ -12,6 +12,7 @@ COMMANDS = (
     ("Focus approvals", "focus('approvals')", "Move to pending approvals"),
     ("Focus journal", "focus('journal')", "Move to the receipt journal"),
     ("Focus programs", "focus('programs')", "Move to stored programs"),
+    ("Show the policy", "show_policy", "The policy the gate was started with (read-only)"),
     ("Toggle light and dark theme", "toggle_theme", "Switch between warden-dark and warden-light"),
 )
 

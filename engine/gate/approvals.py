@@ -132,6 +132,21 @@ class ApprovalBook:
         if cursor.rowcount != 1:
             raise ApprovalError(f"approval {approval.id} is no longer usable")
 
+    async def expire_due(self) -> list[Approval]:
+        """Mark every pending approval past its time as expired; returns them."""
+        rows = await self._store.fetchall(
+            "SELECT * FROM approvals WHERE status = ? AND expires_at <= ?", (ApprovalStatus.PENDING.value, self._clock())
+        )
+        expired = []
+        for row in rows:
+            changed = await self._store.execute(
+                "UPDATE approvals SET status = ? WHERE id = ? AND status = ?",
+                (ApprovalStatus.EXPIRED.value, row["id"], ApprovalStatus.PENDING.value),
+            )
+            if changed:
+                expired.append(await self.get(row["id"]))
+        return expired
+
     async def pending(self) -> list[Approval]:
         rows = await self._store.fetchall(
             "SELECT * FROM approvals WHERE status = ? ORDER BY created_at", (ApprovalStatus.PENDING.value,)

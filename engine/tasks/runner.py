@@ -63,7 +63,15 @@ class TaskRunner:
         elif await self.queue.move(approval.task_id, TaskStatus.FAILED, expect=TaskStatus.PAUSED, error=f"denied by {by}"):
             await self._bus.publish(TaskFailed(approval.task_id, f"{approval.call.tool} denied by {by}"))
 
+    async def expire_approvals(self) -> None:
+        """A task whose approval ran out of time fails; nobody said yes in time."""
+        for approval in await self._approvals.expire_due():
+            error = f"approval {approval.id} for {approval.call.tool} expired undecided"
+            if await self.queue.move(approval.task_id, TaskStatus.FAILED, expect=TaskStatus.PAUSED, error=error):
+                await self._bus.publish(TaskFailed(approval.task_id, error))
+
     async def run_until_idle(self) -> None:
+        await self.expire_approvals()
         while (task := await self.queue.claim()) is not None:
             await self.run(task)
 
