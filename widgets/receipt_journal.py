@@ -18,7 +18,7 @@ REVERSAL = {
 
 
 class ReceiptJournal(RecordTable):
-    COLUMNS = ("receipt", "effect", "tier", ("reversal", 13), "task")
+    COLUMNS = ("receipt", ("reversal", 13), "effect", "tier", "task")
     EMPTY = "no effects yet"
 
     def show_receipts(self, receipts: list[Receipt]) -> None:
@@ -27,9 +27,9 @@ class ReceiptJournal(RecordTable):
                 receipt.id,
                 (
                     receipt.id,
-                    receipt.summary,
-                    receipt.tier.value,
                     Content.from_markup(REVERSAL[receipt.reversal]),
+                    receipt.summary if len(receipt.summary) <= 44 else receipt.summary[:43] + "…",
+                    receipt.tier.value,
                     receipt.task_id or "",
                 ),
             )

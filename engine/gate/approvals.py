@@ -94,7 +94,6 @@ class ApprovalBook:
         approval = await self.get(approval_id)
         now = self._clock()
         if approval.status is ApprovalStatus.PENDING and approval.expires_at <= now:
-            await self._store.execute("UPDATE approvals SET status = ? WHERE id = ?", (ApprovalStatus.EXPIRED.value, approval_id))
             raise ApprovalError(f"approval {approval_id} expired before it was decided")
         status = ApprovalStatus.APPROVED if approved else ApprovalStatus.DENIED
         changed = await self._store.execute(

@@ -54,6 +54,7 @@ class TaskRunner:
 
     async def decide(self, approval_id: str, approved: bool, by: str) -> None:
         """Record a person's decision; an approved task goes back in the queue, a denied one fails."""
+        await self.expire_approvals()
         approval = await self._approvals.decide(approval_id, approved, by)
         await self._bus.publish(ApprovalDecided(approval.task_id, approval.id, approved, by))
         if approved:

@@ -1,0 +1,1 @@
+"""Benchmarks anyone can run: the numbers docs/ quotes come from here."""

@@ -1,0 +1,64 @@
+"""Evasion and persistence rules: start-up files, scheduled jobs, log wiping, security switches."""
+
+from __future__ import annotations
+
+from engine.gate.paths import is_startup
+from engine.gate.rules.model import DANGEROUS, IRREVERSIBLE, rule
+
+
+def _writes_startup(cmd) -> bool:
+    targets = cmd.out_targets()
+    if cmd.name in ("cp", "mv", "tee", "install", "ln", "sed", "touch", "chmod", "rm") and cmd.operands:
+        targets = [*targets, cmd.operands[-1]] if cmd.name not in ("tee", "sed", "rm", "chmod") else [*targets, *cmd.operands]
+    return any(is_startup(t) for t in targets)
+
+
+RULES = [
+    rule("evasion.startup-file", DANGEROUS, "evasion", "changes a shell start-up file, autostart entry or service unit",
+         test=_writes_startup, tier=IRREVERSIBLE,
+         examples=["echo backdoor >> ~/.bashrc", "cp evil.service /etc/systemd/system/", "tee -a ~/.ssh/authorized_keys"],
+         counter=["cat ~/.bashrc", "echo x >> notes.txt"]),
+    rule("evasion.crontab", DANGEROUS, "evasion", "edits or replaces scheduled jobs", names="crontab",
+         test=lambda c: "-l" not in c.flags or bool(c.flags - {"-l", "-u"}), tier=IRREVERSIBLE,
+         examples=["crontab -e", "crontab -r", "crontab jobs.txt"], counter=["crontab -l"]),
+    rule("evasion.service-enable", DANGEROUS, "evasion", "enables a service to start at boot",
+         names="systemctl update-rc.d chkconfig launchctl rc-update", args=r"\b(?:enable|defaults|on|load|bootstrap|add)\b",
+         examples=["systemctl enable malware.service", "launchctl load ~/Library/LaunchAgents/x.plist"],
+         counter=["systemctl is-enabled x"]),
+    rule("evasion.history-wipe", DANGEROUS, "evasion", "clears or disables shell history",
+         raw="always", needles="history histfile histsize +o", args=r"\bhistory\s{1,4}-[cwd]|\bunset\s{1,4}HISTFILE|HISTFILE=/dev/null|HISTSIZE=0|set\s{1,4}\+o\s{1,4}history",
+         examples=["history -c", "unset HISTFILE", "export HISTFILE=/dev/null"], counter=["history | tail"]),
+    rule("evasion.log-wipe", DANGEROUS, "evasion fs", "deletes, truncates or rotates away system logs",
+         names="rm shred truncate journalctl wevtutil logrotate cp mv", tier=IRREVERSIBLE,
+         test=lambda c: any(op.startswith("/var/log") or op.startswith("/var/adm") for op in c.operands)
+         or "--vacuum" in c.text or "--rotate" in c.text or (c.name == "wevtutil" and "cl" in c.operands),
+         examples=["rm /var/log/auth.log", "shred -vfz /var/log/secure", "journalctl --vacuum-time=1s"],
+         counter=["tail /var/log/syslog"]),
+    rule("evasion.log-redirect", DANGEROUS, "evasion fs", "overwrites a log file", tier=IRREVERSIBLE, scope="redirect",
+         test=lambda c: any(t.startswith(("/var/log", "/var/adm")) for t in c.out_targets()),
+         examples=["echo > /var/log/wtmp", ": > /var/log/auth.log"], counter=["echo > app.log"]),
+    rule("evasion.security-off", DANGEROUS, "evasion", "turns off a security control (SELinux, AppArmor, audit, Defender)",
+         names="setenforce aa-teardown auditctl aa-disable aa-complain spctl csrutil Set-MpPreference sysctl",
+         tier=IRREVERSIBLE, test=lambda c: c.name != "sysctl" or "-w" in c.flags or "=" in c.text,
+         examples=["setenforce 0", "auditctl -D", "sysctl -w kernel.randomize_va_space=0"], counter=["sysctl -a"]),
+    rule("evasion.setuid", DANGEROUS, "evasion", "sets the setuid/setgid bit (a privilege escalation foothold)",
+         names="chmod", args=r"(?:^|\s)(?:[ugoa]*\+[rwx]*s|[2467][0-7]{3})(?:\s|$)", tier=IRREVERSIBLE,
+         examples=["chmod +s /bin/bash", "chmod 4755 /tmp/sh"], counter=["chmod 755 x"]),
+    rule("evasion.immutable", DANGEROUS, "evasion", "makes files immutable or hides them from deletion", names="chattr",
+         args=r"\+[ia]", examples=["chattr +i /etc/resolv.conf"], counter=["lsattr x"]),
+    rule("evasion.kernel-module", DANGEROUS, "evasion exec", "loads or removes kernel modules",
+         names="insmod rmmod modprobe kextload kmutil", test=lambda c: not c.flags & {"-n", "--dry-run", "-c"},
+         tier=IRREVERSIBLE, examples=["insmod rootkit.ko", "modprobe -r x"], counter=["lsmod"]),
+    rule("evasion.alias", DANGEROUS, "evasion injection", "redefines a command name with an alias", names="alias",
+         test=lambda c: any("=" in a for a in c.args), examples=["alias ls='rm -rf'"], counter=["alias"]),
+    rule("evasion.function-shadow", DANGEROUS, "evasion injection", "defines a function that shadows a common command",
+         names="function", test=lambda c: len(c.argv) > 1 and c.argv[1] in (
+             "cd ls cat echo sudo rm cp mv git ssh curl wget grep ps kill exit source test command type which"
+             " python python3 pip npm make".split()),
+         examples=["function cd() { echo 'hello'; }", "sudo() { echo x; }"], counter=["greet() { echo hi; }"]),
+    rule("evasion.timestomp", DANGEROUS, "evasion", "backdates file timestamps", names="touch",
+         args=r"(?:^|\s)(?:-d|-t|-r|--date|--reference)", examples=["touch -r /bin/ls /tmp/implant"], counter=["touch new.txt"]),
+    rule("evasion.hosts-file", DANGEROUS, "evasion net", "changes name resolution (hosts file, resolver)", scope="redirect",
+         test=lambda c: any(t in ("/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf") for t in c.out_targets()),
+         examples=["echo '1.2.3.4 bank.example' >> /etc/hosts"], counter=["cat /etc/hosts"]),
+]

@@ -1,0 +1,118 @@
+"""What a rule is: an id, a level, themes, a tier hint, a reason, a matcher and examples.
+
+Shell rules match a `Command` (one program after launchers are peeled off); call rules
+match a whole `ToolCall` of a non-shell tool. Both carry examples the test suite runs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from engine.gate.shell.view import Command
+from engine.gate.verdict import Level, Tier
+from engine.tools.call import ToolCall
+
+THEMES = ("exec", "fs", "net", "creds", "obfuscation", "injection", "evasion", "windows")
+SAFE, DANGEROUS, CATASTROPHIC = Level.SAFE, Level.DANGEROUS, Level.CATASTROPHIC
+LOCAL, COMPENSABLE, IRREVERSIBLE = Tier.LOCAL_REVERSIBLE, Tier.RUNTIME_COMPENSABLE, Tier.EXTERNALLY_IRREVERSIBLE
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A shell rule; all given conditions must hold (names, subcommand, flags, args, operands, test).
+
+    A rule with `trigger=True` is raised by the analyser itself (pipes into a shell,
+    reverse shells, unparsable input) rather than by matching one command.
+    """
+
+    id: str
+    level: Level
+    themes: tuple[str, ...]
+    reason: str
+    tier: Tier = LOCAL
+    names: frozenset[str] = frozenset()
+    sub: tuple[str, ...] = ()
+    flags: frozenset[str] = frozenset()
+    args: re.Pattern[str] | None = None
+    operand: re.Pattern[str] | None = None
+    target: re.Pattern[str] | None = None
+    test: Callable[[Command], bool] | None = None
+    trigger: bool = False
+    raw: str = ""
+    needles: tuple[str, ...] = ()
+    scope: str = ""
+    examples: tuple[str, ...] = ()
+    counter: tuple[str, ...] = ()
+
+    def scan(self, text: str, lowered: str) -> bool:
+        """For raw-text rules: cheap literal pre-check, then the (bounded) pattern."""
+        if self.needles and not any(n in lowered for n in self.needles):
+            return False
+        return self.args is not None and self.args.search(text) is not None
+
+    def matches(self, cmd: Command) -> bool:
+        if self.trigger or self.raw:
+            return False
+        if self.sub and not cmd.sub(*self.sub):
+            return False
+        if self.flags and not (self.flags & cmd.flags):
+            return False
+        if self.args is not None and self.args.search(cmd.text) is None:
+            return False
+        if self.operand is not None and not any(self.operand.fullmatch(op) for op in cmd.operands):
+            return False
+        if self.target is not None and not any(self.target.fullmatch(t) for t in cmd.out_targets()):
+            return False
+        return self.test is None or self.test(cmd)
+
+
+@dataclass(frozen=True)
+class CallRule:
+    """A rule over a non-shell tool call (files, HTTP, browser, desktop, phone, code)."""
+
+    id: str
+    level: Level
+    themes: tuple[str, ...]
+    reason: str
+    tools: tuple[str, ...]
+    test: Callable[[ToolCall], bool]
+    tier: Tier = LOCAL
+    examples: tuple[dict[str, Any], ...] = ()
+    counter: tuple[dict[str, Any], ...] = ()
+
+    def applies(self, call: ToolCall) -> bool:
+        return any(call.tool == t or (t.endswith(".*") and call.tool.startswith(t[:-1])) for t in self.tools)
+
+
+def rule(id: str, level: Level, themes: str, reason: str, *, names: str = "", tier: Tier = LOCAL,
+         sub: str = "", flags: str = "", args: str | None = None, operand: str | None = None,
+         target: str | None = None, test: Callable[[Command], bool] | None = None, trigger: bool = False,
+         raw: str = "", needles: str = "", scope: str = "",
+         examples: tuple[str, ...] | list[str] = (), counter: tuple[str, ...] | list[str] = ()) -> Rule:
+    """Compact constructor used by the rule modules: space-separated names, flags and themes."""
+    return Rule(
+        id=id, level=level, themes=tuple(themes.split()), reason=reason, tier=tier,
+        names=frozenset(names.split()), sub=tuple(sub.split()), flags=frozenset(flags.split()),
+        args=re.compile(args) if args else None, operand=re.compile(operand) if operand else None,
+        target=re.compile(target) if target else None, test=test, trigger=trigger, raw=raw,
+        needles=tuple(needles.split()), scope=scope or ("redirect" if target else ""),
+        examples=tuple(examples), counter=tuple(counter),
+    )
+
+
+@dataclass
+class Hit:
+    """One rule that fired, and the command text it fired on (for the approver)."""
+
+    rule: Rule | CallRule
+    detail: str = ""
+
+
+@dataclass
+class Findings:
+    """Everything the analysis of one call found: fired rules and commands nobody vouches for."""
+
+    hits: list[Hit] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)

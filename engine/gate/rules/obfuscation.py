@@ -1,0 +1,52 @@
+"""Obfuscation rules: encoded payloads, escapes spelling commands, unparsable or oversized input."""
+
+from __future__ import annotations
+
+import re
+
+from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, rule
+
+_HEX_WORD = re.compile(r"\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})(?:\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})){1,}")
+
+RULES = [
+    rule("shell.unparsed", DANGEROUS, "obfuscation", "the command does not parse cleanly; read conservatively",
+         trigger=True, examples=["rm -rf /some/path 'unterminated", "| git reset --hard"], counter=["ls -la"]),
+    rule("shell.too-large", DANGEROUS, "obfuscation", "the command is too large to analyse fully", trigger=True,
+         examples=["echo " + "a" * 17000], counter=["echo a"]),
+    rule("shell.too-complex", DANGEROUS, "obfuscation", "the command is too deeply nested to analyse fully",
+         trigger=True, examples=["echo " + "$(" * 200 + "x" + ")" * 200], counter=["echo $(date)"]),
+    rule("obfuscation.deep-nesting", DANGEROUS, "obfuscation", "code nested in code more than five levels deep",
+         trigger=True, examples=["sh -c \"sh -c 'sh -c \\\"sh -c \\\\\\\"sh -c \\\\\\\\\\\\\\\"sh -c ls\\\\\\\\\\\\\\\"\\\\\\\"\\\"'\""],
+         counter=["sh -c 'sh -c ls'"]),
+    rule("obfuscation.decoded-payload", DANGEROUS, "obfuscation exec", "decodes an encoded payload and runs it",
+         trigger=True, examples=["echo bHMgLWxh | base64 -d | sh", "echo 6c73 | xxd -r -p | bash"],
+         counter=["echo bHM= | base64 -d"]),
+    rule("obfuscation.hex-escapes", DANGEROUS, "obfuscation", "spells text with hex or octal escapes (hides a command)",
+         names="echo printf", test=lambda c: _HEX_WORD.search(" ".join(c.argv)) is not None,
+         examples=["echo -e '\\x72\\x6d\\x20\\x2d\\x72\\x66' | sh"], counter=["echo 'line1\\nline2'"]),
+    rule("obfuscation.ansi-c-command", DANGEROUS, "obfuscation", "spells a word with $'\\x..' escapes",
+         raw="always", needles="$'", args=r"\$'[^']{0,40}\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})[^']{0,40}\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})",
+         examples=["echo $'\\x72\\x6d' -rf /", "$'\\x72\\x6d' -rf x"], counter=["echo $'rm -rf /'"]),
+    rule("obfuscation.base64-decode", DANGEROUS, "obfuscation", "decodes base64 or hex into a file or command",
+         names="base64 xxd openssl uudecode", test=lambda c: bool(c.flags & {"-d", "--decode", "-D", "-r"}) and
+         (bool(c.out_targets()) or bool(c.flags & {"-o", "--output"})),
+         examples=["base64 -d payload.txt > run.sh"], counter=["base64 -d payload.txt"]),
+    rule("obfuscation.base64-output", DANGEROUS, "fs", "base64 writes its result to a file", names="base64",
+         flags="-o --output", examples=["base64 -o out.bin", "base64 --output=out.bin"], counter=["base64"]),
+    rule("obfuscation.rev-shell", DANGEROUS, "obfuscation exec", "reverses text that is then run", raw="always", needles="rev",
+         args=r"\brev\b[^|\n]{0,100}\|\s{0,4}(?:ba|z|da)?sh\b", examples=["echo 'fr- mr' | rev | sh"],
+         counter=["echo abc | rev"]),
+    rule("obfuscation.ifs", DANGEROUS, "obfuscation", "uses $IFS to hide spaces between words", raw="always", needles="ifs",
+         args=r"\$\{?IFS", examples=["cat$IFS/etc/hostname"], counter=["echo \"IFS is a variable\""]),
+    rule("obfuscation.unicode-escape", DANGEROUS, "obfuscation", "contains invisible or bidirectional characters",
+         trigger=True,
+         examples=["ls \u202e txt.sh"], counter=["echo 'é'"]),
+    rule("fallback.rm-root", CATASTROPHIC, "fs obfuscation", "text that could not be analysed deletes a filesystem root",
+         raw="fallback", needles="rm", tier=IRREVERSIBLE,
+         args=r"\brm\s{1,8}(?:-{1,2}[\w-]{0,20}\s{1,8}){0,6}-(?:\w{0,6}[rR]|-recursive)\w{0,6}\s{1,8}(?:-{1,2}[\w-]{0,20}\s{1,8}){0,6}['\"]?(?:/\*?|~/?|\$HOME/?|/(?:etc|home|usr|var|boot|bin|lib))['\"]?(?=[\s;&|)`]|$)",
+         examples=["rm -rf / 'unterminated", "echo " + "a " * 9000 + "; rm -rf /"], counter=["rm -rf ./build 'x"]),
+    rule("fallback.disk", CATASTROPHIC, "fs obfuscation", "text that could not be analysed formats or overwrites a disk",
+         raw="fallback", needles="mkfs of=/dev", tier=IRREVERSIBLE,
+         args=r"\bmkfs(?:\.\w{1,8})?\s|\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk)",
+         examples=["mkfs.ext4 /dev/sda1 'x", "dd if=/dev/zero of=/dev/sda 'x"], counter=["dd if=a of=b 'x"]),
+]

@@ -1,0 +1,1 @@
+"""Shell understanding for the gate: parsing, word decoding, launchers, payload decoding."""

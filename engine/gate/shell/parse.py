@@ -1,0 +1,218 @@
+"""Splits a shell script into simple commands with tree-sitter-bash.
+
+Lists, pipelines, subshells, substitutions and redirect targets are all walked, so every
+program the script could start shows up as one `SimpleCommand` with its decoded argv.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser
+
+from engine.gate.shell.words import WordDecoder
+
+MAX_NODES = 20_000
+MAX_DEPTH = 150
+_LANGUAGE = Language(tree_sitter_bash.language())
+_PARSER = Parser(_LANGUAGE)
+_LEAVES = frozenset({"word", "raw_string", "number", "ansi_c_string", "simple_expansion", "special_variable_name",
+                     "variable_name", "comment", "heredoc_start", "heredoc_end", "file_descriptor"})
+_ARGUMENT_SKIP = {"command_name", "variable_assignment", "file_redirect", "heredoc_redirect",
+                  "herestring_redirect", "comment"}
+
+
+@dataclass
+class Redirect:
+    """One redirection: operator, decoded target and the file descriptor it names."""
+
+    op: str
+    target: str
+    fd: str = ""
+
+    @property
+    def writes(self) -> bool:
+        return ">" in self.op and not self.op.endswith("&") and self.op != ">&"
+
+
+@dataclass
+class SimpleCommand:
+    """A program the script starts, with what feeds its stdin and where its output goes."""
+
+    argv: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    redirects: list[Redirect] = field(default_factory=list)
+    stdin: str | None = None
+    upstream: list["SimpleCommand"] = field(default_factory=list)
+    dynamic_name: bool = False
+    nested: bool = False
+
+
+@dataclass
+class Script:
+    """Every simple command of a script, and whether the parse could be trusted."""
+
+    commands: list[SimpleCommand] = field(default_factory=list)
+    error: bool = False
+    truncated: bool = False
+
+
+class _Walker:
+    def __init__(self) -> None:
+        self.script = Script()
+        self.variables: dict[str, str] = {}
+        self.nodes = 0
+
+    def visit(self, node: Node, depth: int, nested: bool = False) -> None:
+        self.nodes += 1
+        if node.type in _LEAVES:
+            return
+        if self.nodes > MAX_NODES or depth > MAX_DEPTH:
+            self.script.truncated = True
+            return
+        kind = node.type
+        if kind == "ERROR" or node.is_missing:
+            self.script.error = True
+        if kind == "command":
+            self.command(node, [], depth, nested)
+        elif kind == "redirected_statement":
+            self.redirected(node, depth, nested)
+        elif kind == "pipeline":
+            self.pipeline(node, depth, nested)
+        elif kind == "variable_assignment":
+            self.assign(node, depth, nested)
+        elif kind == "declaration_command":
+            self.declaration(node, depth, nested)
+        elif kind == "function_definition":
+            name = node.child_by_field_name("name")
+            label = name.text.decode("utf-8", "replace") if name is not None and name.text else ""
+            self.script.commands.append(SimpleCommand(["function", label], nested=nested))
+            self.children(node, depth, nested)
+        elif kind in ("command_substitution", "process_substitution"):
+            self.children(node, depth, True)
+        else:
+            self.children(node, depth, nested)
+
+    def children(self, node: Node, depth: int, nested: bool) -> None:
+        for child in node.children:
+            self.visit(child, depth + 1, nested)
+
+    def pipeline(self, node: Node, depth: int, nested: bool) -> None:
+        upstream: list[SimpleCommand] = []
+        for child in node.children:
+            if not child.is_named:
+                continue
+            start = len(self.script.commands)
+            self.visit(child, depth + 1, nested)
+            stage = next((c for c in self.script.commands[start:] if c.nested == nested), None)
+            if stage is not None:
+                stage.upstream = list(upstream)
+                upstream.append(stage)
+
+    def redirected(self, node: Node, depth: int, nested: bool) -> None:
+        body = node.child_by_field_name("body")
+        redirects = [child for child in node.children if body is None or child != body]
+        if body is not None and body.type == "command":
+            self.command(body, redirects, depth, nested)
+            return
+        if body is not None:
+            self.visit(body, depth + 1, nested)
+        holder = SimpleCommand([], nested=nested)
+        self.attach(holder, redirects, depth, nested)
+        self.script.commands.append(holder)
+
+    def assign(self, node: Node, depth: int, nested: bool) -> None:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is not None and name.text:
+            decoder = WordDecoder(self.variables)
+            text = " ".join(decoder.fields(value)) if value is not None else ""
+            self.variables[name.text.decode("utf-8", "replace")] = text
+        if value is not None:
+            self.visit(value, depth + 1, nested)
+
+    def declaration(self, node: Node, depth: int, nested: bool) -> None:
+        argv = []
+        for child in node.children:
+            if child.type == "variable_assignment":
+                self.assign(child, depth + 1, nested)
+            argv.append(child.text.decode("utf-8", "replace") if child.text else "")
+        self.script.commands.append(SimpleCommand(argv, nested=nested))
+
+    def command(self, node: Node, redirects: list[Node], depth: int, nested: bool) -> None:
+        decoder = WordDecoder(self.variables)
+        cmd = SimpleCommand([], nested=nested)
+        self.script.commands.append(cmd)
+        inner_redirects: list[Node] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "variable_assignment":
+                name = child.child_by_field_name("name")
+                value = child.child_by_field_name("value")
+                if name is not None and name.text:
+                    text = " ".join(WordDecoder(self.variables).fields(value)) if value is not None else ""
+                    cmd.env[name.text.decode("utf-8", "replace")] = text
+                self.children(child, depth, nested)
+            elif kind == "command_name":
+                word = child.children[0] if child.children else child
+                decoder.dynamic = False
+                cmd.argv.extend(decoder.fields(word))
+                cmd.dynamic_name = decoder.dynamic
+                if word.type not in _LEAVES:
+                    self.visit(word, depth + 1, nested)
+            elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                inner_redirects.append(child)
+            elif child.is_named and kind not in _ARGUMENT_SKIP:
+                cmd.argv.extend(decoder.fields(child))
+                if kind not in _LEAVES:
+                    self.visit(child, depth + 1, nested)
+        self.attach(cmd, inner_redirects + redirects, depth, nested)
+
+    def attach(self, cmd: SimpleCommand, redirects: list[Node], depth: int, nested: bool) -> None:
+        decoder = WordDecoder(self.variables)
+        for node in redirects:
+            kind = node.type
+            if kind == "heredoc_redirect":
+                body = next((c for c in node.children if c.type == "heredoc_body"), None)
+                text = body.text.decode("utf-8", "replace") if body is not None and body.text else ""
+                if any(c.type == "<<-" for c in node.children):
+                    text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+                cmd.stdin = text
+                for child in node.children:
+                    if child.type not in ("heredoc_body", "heredoc_start", "heredoc_end"):
+                        self.visit(child, depth + 1, nested)
+                continue
+            if kind == "herestring_redirect":
+                words = [c for c in node.children if c.is_named]
+                cmd.stdin = " ".join(" ".join(decoder.fields(w)) for w in words)
+                self.children(node, depth, nested)
+                continue
+            if kind != "file_redirect":
+                self.visit(node, depth + 1, nested)
+                continue
+            fd, op, targets = "", "", []
+            for child in node.children:
+                if child.type == "file_descriptor":
+                    fd = child.text.decode() if child.text else ""
+                elif not child.is_named:
+                    op += child.text.decode() if child.text else ""
+                else:
+                    targets.append(child)
+                    if child.type not in _LEAVES:
+                        self.visit(child, depth + 1, nested)
+            if targets:
+                cmd.redirects.append(Redirect(op, " ".join(decoder.fields(targets[0])), fd))
+                for extra in targets[1:]:
+                    cmd.argv.extend(decoder.fields(extra))
+            else:
+                cmd.redirects.append(Redirect(op, "", fd))
+
+
+def parse(text: str) -> Script:
+    """Parses a (normalised) script; `error` is set when tree-sitter had to recover."""
+    tree = _PARSER.parse(text.encode("utf-8", "surrogatepass"))
+    walker = _Walker()
+    walker.visit(tree.root_node, 0)
+    walker.script.error = walker.script.error or tree.root_node.has_error
+    return walker.script
