@@ -113,11 +113,12 @@ class ApprovalBook:
         )
         return Approval.from_row(row) if row else None
 
-    async def latest(self, task_id: str, idx: int) -> Approval | None:
-        row = await self._store.fetchone(
-            "SELECT * FROM approvals WHERE task_id = ? AND step_idx = ? ORDER BY created_at DESC, rowid DESC",
-            (task_id, idx),
-        )
+    async def latest(self, task_id: str, idx: int | None = None) -> Approval | None:
+        """The newest approval of a task (at one step, if given)."""
+        sql, params = "SELECT * FROM approvals WHERE task_id = ?", [task_id]
+        if idx is not None:
+            sql, params = sql + " AND step_idx = ?", params + [idx]
+        row = await self._store.fetchone(sql + " ORDER BY created_at DESC, rowid DESC", params)
         return Approval.from_row(row) if row else None
 
     async def consume(self, db: aiosqlite.Connection, approval: Approval, call: ToolCall) -> None:

@@ -16,7 +16,7 @@ from engine.events.records import (
     AgentStepped, ApprovalDecided, ProgramRejected, ProgramStored, ReplayFellBack, ReplayStarted,
     StateChecked, TaskFailed, TaskPaused, TaskQueued, TaskResumed, TaskStarted, TaskSucceeded,
 )
-from engine.gate.approvals import ApprovalBook
+from engine.gate.approvals import ApprovalBook, ApprovalStatus
 from engine.programs.compiler import compile_run
 from engine.programs.corpus import Corpus
 from engine.programs.predicates import holds
@@ -200,8 +200,17 @@ class TaskRunner:
             self._stepper.env.copy_to(target)
 
     async def _pause(self, task: Task, reason: str) -> None:
+        """Park the task; a decision that arrived while it was still running is honoured here."""
         await self.queue.move(task.id, TaskStatus.PAUSED, expect=TaskStatus.RUNNING)
         await self._bus.publish(TaskPaused(task.id, reason))
+        approval = await self._approvals.latest(task.id)
+        if approval is None or approval.status not in (ApprovalStatus.APPROVED, ApprovalStatus.DENIED):
+            return
+        if approval.status is ApprovalStatus.DENIED:
+            await self._fail(task, f"{approval.call.tool} denied by {approval.decided_by}")
+        elif await self.queue.move(task.id, TaskStatus.QUEUED, expect=TaskStatus.PAUSED):
+            await self._bus.publish(TaskResumed(task.id, f"approval {approval.id} was granted while pausing"))
+            self._wake.set()
 
     async def _fail(self, task: Task, error: str) -> None:
         await self.queue.move(task.id, TaskStatus.FAILED, error=error)
