@@ -52,6 +52,7 @@ class WardenApp(App[int]):
         self.pace = pace
         self.switches = switches
         self.runtime: Runtime | None = None
+        self.failure: str | None = None
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = THEMES[0].name
@@ -97,7 +98,8 @@ class WardenApp(App[int]):
         try:
             runtime = await Runtime.open(self.home, self.workspace, self.switches, pace=self.pace)
         except WardenError as exc:
-            self.exit(2, return_code=2, message=f"warden: {exc}")
+            self.failure = f"warden: {exc}"
+            self.exit(2, return_code=2, message=self.failure)
             return
         self.runtime = runtime
         self.sub_title = str(runtime.env.root)
