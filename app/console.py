@@ -20,7 +20,7 @@ from app.palette import WardenCommands
 from app.screens.policy import PolicyScreen
 from engine.demo import demo_tasks, seed_workspace
 from engine.errors import WardenError
-from engine.events.records import Event, ReplayStarted, StateChecked
+from engine.events.records import Event, ProgramRejected, ReplayStarted, StateChecked
 from engine.runtime import Runtime, Switches, warden_home
 from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
@@ -109,7 +109,12 @@ class WardenApp(App[int]):
             for spec in demo_tasks():
                 await runtime.submit(spec)
         self.refresh_panes()
+        self.watch_programs()
         await runtime.serve()
+
+    @work(exclusive=True, group="programs", exit_on_error=False)
+    async def watch_programs(self) -> None:
+        await self.runtime.watch_programs()
 
     @work(exclusive=True, group="events", exit_on_error=False)
     async def follow_events(self, events) -> None:
@@ -121,6 +126,8 @@ class WardenApp(App[int]):
             self.query_one(ProgramGraph).begin(event.program_id)
         elif isinstance(event, StateChecked):
             self._follow_replay(event)
+        elif isinstance(event, ProgramRejected):
+            self.notify(event.reason, title="program not stored", severity="warning", timeout=8)
         self.refresh_panes()
 
     def _follow_replay(self, event: StateChecked) -> None:

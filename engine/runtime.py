@@ -6,6 +6,7 @@ its event stream; nothing else in the engine reads the environment.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,7 @@ import platformdirs
 
 from engine.envs.workspace import WorkspaceEnv
 from engine.events.bus import EventBus, Subscription
-from engine.events.records import Event, ReceiptUndone
+from engine.events.records import Event, ProgramRejected, ProgramStored, ReceiptUndone
 from engine.gate.approvals import Approval, ApprovalBook
 from engine.gate.gate import Gate
 from engine.gate.policy import Policy
@@ -136,6 +137,14 @@ class Runtime:
 
     async def history(self, task_id: str | None = None) -> list[Event]:
         return await self.bus.history(task_id)
+
+    async def watch_programs(self, stop: asyncio.Event | None = None) -> None:
+        """Reload program files a person edits in `programs/`; each reload or refusal is an event."""
+        async for program, problem in self.corpus.watch(stop):
+            if program is not None:
+                await self.bus.publish(ProgramStored(None, program.id, program.signature))
+            else:
+                await self.bus.publish(ProgramRejected(None, "", problem))
 
     async def run_until_idle(self) -> None:
         await self.runner.run_until_idle()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+
+from watchfiles import Change, awatch
 
 from engine.programs.program import Program, ProgramError
 from engine.store import Store
@@ -60,3 +64,24 @@ class Corpus:
             "INSERT INTO program_runs (program_id, task_id, outcome, at) VALUES (?, ?, ?, ?)",
             (program_id, task_id, outcome, time.time()),
         )
+
+    async def watch(self, stop: asyncio.Event | None = None) -> AsyncIterator[tuple[Program | None, str]]:
+        """Follow edits of the program files: yields `(program, "")` when one is reloaded, `(None, why)` when refused.
+
+        A file whose program equals the stored one is skipped, so Warden's own writes cause no loop.
+        """
+        self.directory.mkdir(parents=True, exist_ok=True)
+        async for changes in awatch(self.directory, stop_event=stop, debounce=200, step=50):
+            for change, name in sorted(changes):
+                path = Path(name)
+                if change is Change.deleted or path.suffix != ".json" or path.name.startswith("."):
+                    continue
+                try:
+                    program = Program.load(path)
+                except ProgramError as exc:
+                    yield None, str(exc)
+                    continue
+                stored = await self.get(program.id)
+                if stored is None or stored.to_json() != program.to_json():
+                    await self.upsert(program)
+                    yield program, ""

@@ -1,0 +1,31 @@
+"""Editing a program file while the console runs reloads it; a broken edit is refused in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app.console import create_app
+from engine.runtime import Switches
+from tests.console.test_demo_flow import SIZE, query, until
+from widgets.program_list import ProgramList
+
+
+async def test_edited_program_file_is_reloaded_and_a_broken_one_refused(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    app = create_app(home, tmp_path / "workspace", switches=Switches())
+    async with app.run_test(size=SIZE) as pilot:
+        programs = app.query_one(ProgramList)
+        await until(pilot, lambda: programs.row_count == 1, "the shipped program")
+        [path] = (home / "programs").glob("*.json")
+        program = json.loads(path.read_text())
+        program["goal_template"] = "Put the file {file} in the archive"
+        path.write_text(json.dumps(program))
+        await until(pilot, lambda: "Put the file {file} in the archive" in str(programs.get_row_at(0)), "the reload", 600)
+        stored = json.loads(query(home, "SELECT body FROM programs")[0][0])
+        assert stored["goal_template"] == "Put the file {file} in the archive"
+
+        (home / "programs" / "broken.json").write_text('{"id": "p-broken", "states": [')
+        refusals = lambda: query(home, "SELECT payload FROM task_events WHERE kind = 'ProgramRejected'")  # noqa: E731
+        await until(pilot, lambda: any("broken.json" in row[0] for row in refusals()), "the refusal", 600)
+        assert len(query(home, "SELECT id FROM programs")) == 1
