@@ -38,6 +38,7 @@ class WardenApp(App[int]):
         Binding("a", "approve", "Approve", id="warden.approve"),
         Binding("d", "deny", "Deny", id="warden.deny"),
         Binding("u", "undo", "Undo", id="warden.undo"),
+        Binding("c", "cancel_task", "Cancel task", id="warden.cancel"),
         Binding("p", "show_policy", "Policy", id="warden.policy"),
         Binding("t", "toggle_theme", "Theme", id="warden.theme"),
         Binding("q", "quit", "Quit", id="warden.quit"),
@@ -192,6 +193,18 @@ class WardenApp(App[int]):
     async def undo(self, receipt_id: str) -> None:
         receipt = await self.runtime.undo(receipt_id)
         self.notify(f"Undid {receipt.summary}.")
+
+    def action_cancel_task(self) -> None:
+        task_id = self.query_one(TaskQueue).selected_key
+        if task_id is None:
+            self.notify("Select a task first.", severity="warning")
+            return
+        self.cancel_task(task_id)
+
+    @work(group="cancel", exit_on_error=False)
+    async def cancel_task(self, task_id: str) -> None:
+        await self.runtime.cancel(task_id)
+        self.notify(f"Cancelled {task_id}.")
 
     def action_focus(self, widget_id: str) -> None:
         self.query_one(f"#{widget_id}").focus()

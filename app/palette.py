@@ -8,6 +8,7 @@ COMMANDS = (
     ("Approve the selected call", "approve", "Let the highlighted pending call run once"),
     ("Deny the selected call", "deny", "Refuse the highlighted pending call; its task fails"),
     ("Undo the selected receipt", "undo", "Restore what the highlighted receipt changed"),
+    ("Cancel the selected task", "cancel_task", "Stop the highlighted task; its receipts stay in the journal"),
     ("Focus tasks", "focus('tasks')", "Move to the task queue"),
     ("Focus approvals", "focus('approvals')", "Move to pending approvals"),
     ("Focus journal", "focus('journal')", "Move to the receipt journal"),

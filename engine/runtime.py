@@ -113,6 +113,9 @@ class Runtime:
     async def deny(self, approval_id: str, by: str = "operator") -> None:
         await self.runner.decide(approval_id, False, by)
 
+    async def cancel(self, task_id: str, by: str = "operator") -> None:
+        await self.runner.cancel(task_id, by)
+
     async def undo(self, receipt_id: str) -> Receipt:
         if self.journal is None:
             raise UndoError("recovery is switched off: there is no journal to undo from")

@@ -66,6 +66,11 @@ class TaskFailed(Event):
 
 
 @dataclass(frozen=True)
+class TaskCancelled(Event):
+    cancelled_by: str
+
+
+@dataclass(frozen=True)
 class AgentStepped(Event):
     """The agent chose a call; replayed steps never emit this."""
 

@@ -26,6 +26,7 @@ class ApprovalStatus(StrEnum):
     DENIED = "denied"
     USED = "used"
     EXPIRED = "expired"
+    WITHDRAWN = "withdrawn"
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,13 @@ class ApprovalBook:
             if changed:
                 expired.append(await self.get(row["id"]))
         return expired
+
+    async def withdraw(self, task_id: str) -> None:
+        """Nobody needs to decide for a cancelled task any more."""
+        await self._store.execute(
+            "UPDATE approvals SET status = ? WHERE task_id = ? AND status IN (?, ?)",
+            (ApprovalStatus.WITHDRAWN.value, task_id, ApprovalStatus.PENDING.value, ApprovalStatus.APPROVED.value),
+        )
 
     async def pending(self) -> list[Approval]:
         rows = await self._store.fetchall(

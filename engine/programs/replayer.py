@@ -28,6 +28,7 @@ class ReplayEnd(StrEnum):
     PAUSED = "paused"
     BLOCKED = "blocked"
     FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,12 @@ class ReplayResult:
     message: str = ""
 
 
-_FROM_STEP = {StepStatus.PAUSED: ReplayEnd.PAUSED, StepStatus.BLOCKED: ReplayEnd.BLOCKED, StepStatus.FAILED: ReplayEnd.FAILED}
+_FROM_STEP = {
+    StepStatus.PAUSED: ReplayEnd.PAUSED,
+    StepStatus.BLOCKED: ReplayEnd.BLOCKED,
+    StepStatus.FAILED: ReplayEnd.FAILED,
+    StepStatus.CANCELLED: ReplayEnd.CANCELLED,
+}
 
 
 class Replayer:

@@ -9,7 +9,7 @@ import uuid
 import aiosqlite
 
 from engine.store import Store
-from engine.tasks.task import Task, TaskMode, TaskSpec, TaskStatus
+from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
 from engine.tools.call import ToolCall
 
 
@@ -29,7 +29,7 @@ class TaskQueue:
     async def get(self, task_id: str) -> Task:
         row = await self._store.fetchone("SELECT * FROM tasks WHERE id = ?", (task_id,))
         if row is None:
-            raise KeyError(task_id)
+            raise TaskError(f"no task {task_id}")
         return Task.from_row(row)
 
     async def all(self) -> list[Task]:

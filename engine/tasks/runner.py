@@ -13,7 +13,7 @@ from pathlib import Path
 from engine.agents.scripted import ScriptedAgent
 from engine.events.bus import EventBus
 from engine.events.records import (
-    AgentStepped, ApprovalDecided, ProgramRejected, ProgramStored, ReplayFellBack, ReplayStarted,
+    AgentStepped, ApprovalDecided, TaskCancelled, ProgramRejected, ProgramStored, ReplayFellBack, ReplayStarted,
     StateChecked, TaskFailed, TaskPaused, TaskQueued, TaskResumed, TaskStarted, TaskSucceeded,
 )
 from engine.gate.approvals import ApprovalBook, ApprovalStatus
@@ -26,7 +26,7 @@ from engine.programs.selector import select
 from engine.programs.verifier import Verifier
 from engine.tasks.queue import TaskQueue
 from engine.tasks.stepper import Stepper
-from engine.tasks.task import Task, TaskMode, TaskSpec, TaskStatus
+from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
 from engine.tools.outcome import StepStatus
 
 
@@ -63,6 +63,16 @@ class TaskRunner:
                 self._wake.set()
         elif await self.queue.move(approval.task_id, TaskStatus.FAILED, expect=TaskStatus.PAUSED, error=f"denied by {by}"):
             await self._bus.publish(TaskFailed(approval.task_id, f"{approval.call.tool} denied by {by}"))
+
+    async def cancel(self, task_id: str, by: str) -> None:
+        """Stop a task: at once if it waits, before its next step if it runs; what it did stays journaled."""
+        task = await self.queue.get(task_id)
+        if task.status.finished:
+            raise TaskError(f"task {task_id} already {task.status.value}")
+        if not await self.queue.move(task_id, TaskStatus.CANCELLED, expect=task.status):
+            raise TaskError(f"task {task_id} changed state; try again")
+        await self._approvals.withdraw(task_id)
+        await self._bus.publish(TaskCancelled(task_id, by))
 
     async def expire_approvals(self) -> None:
         """A task whose approval ran out of time fails; nobody said yes in time."""
@@ -114,6 +124,8 @@ class TaskRunner:
             if result.end is ReplayEnd.PAUSED:
                 await self._pause(task, result.message)
                 return
+            if result.end is ReplayEnd.CANCELLED:
+                return
             if result.end is ReplayEnd.BLOCKED or not (self._fallback and spec.plan):
                 await self._corpus.record_run(program_id, task.id, result.end.value)
                 why = "" if result.end is ReplayEnd.BLOCKED else (" and fallback is off" if spec.plan else " and there is no agent plan to fall back to")
@@ -155,6 +167,8 @@ class TaskRunner:
             if outcome.status is StepStatus.PAUSED:
                 await self._pause(task, outcome.message)
                 return
+            if outcome.status is StepStatus.CANCELLED:
+                return
             if outcome.status is not StepStatus.DONE:
                 await self._fail(task, outcome.message)
                 return
@@ -170,7 +184,8 @@ class TaskRunner:
         if evaluator is not None and not holds(evaluator, self._stepper.env):
             await self._fail(task, "the task's evaluator does not hold after the run")
             return False
-        await self.queue.move(task.id, TaskStatus.SUCCEEDED)
+        if not await self.queue.move(task.id, TaskStatus.SUCCEEDED, expect=TaskStatus.RUNNING):
+            return False
         await self._bus.publish(TaskSucceeded(task.id, mode.value))
         return True
 
@@ -201,18 +216,20 @@ class TaskRunner:
 
     async def _pause(self, task: Task, reason: str) -> None:
         """Park the task; a decision that arrived while it was still running is honoured here."""
-        await self.queue.move(task.id, TaskStatus.PAUSED, expect=TaskStatus.RUNNING)
+        if not await self.queue.move(task.id, TaskStatus.PAUSED, expect=TaskStatus.RUNNING):
+            return
         await self._bus.publish(TaskPaused(task.id, reason))
         approval = await self._approvals.latest(task.id)
         if approval is None or approval.status not in (ApprovalStatus.APPROVED, ApprovalStatus.DENIED):
             return
         if approval.status is ApprovalStatus.DENIED:
-            await self._fail(task, f"{approval.call.tool} denied by {approval.decided_by}")
+            await self._fail(task, f"{approval.call.tool} denied by {approval.decided_by}", expect=TaskStatus.PAUSED)
         elif await self.queue.move(task.id, TaskStatus.QUEUED, expect=TaskStatus.PAUSED):
             await self._bus.publish(TaskResumed(task.id, f"approval {approval.id} was granted while pausing"))
             self._wake.set()
 
-    async def _fail(self, task: Task, error: str) -> None:
-        await self.queue.move(task.id, TaskStatus.FAILED, error=error)
-        await self._bus.publish(TaskFailed(task.id, error))
+    async def _fail(self, task: Task, error: str, expect: TaskStatus = TaskStatus.RUNNING) -> None:
+        """Fail a task in the state this runner left it; a task cancelled meanwhile stays cancelled."""
         shutil.rmtree(self._runs / task.id, ignore_errors=True)
+        if await self.queue.move(task.id, TaskStatus.FAILED, expect=expect, error=error):
+            await self._bus.publish(TaskFailed(task.id, error))

@@ -20,6 +20,7 @@ from engine.journal.journal import Journal
 from engine.programs.predicates import holds
 from engine.store import Store
 from engine.tasks.queue import TaskQueue
+from engine.tasks.task import TaskStatus
 from engine.tools.call import ToolCall
 from engine.tools.outcome import StepOutcome, StepStatus
 from engine.tools.registry import ToolError, ToolRegistry
@@ -37,6 +38,8 @@ class Stepper:
     env: WorkspaceEnv
 
     async def dispatch(self, task_id: str, idx: int, call: ToolCall, source: str, state_id: str | None = None) -> StepOutcome:
+        if (await self.queue.get(task_id)).status is TaskStatus.CANCELLED:
+            return StepOutcome(StepStatus.CANCELLED, "cancelled")
         previous = await self.queue.step(task_id, idx)
         interrupted = previous is not None and previous["status"] == "dispatching"
         if previous is not None and previous["status"] == "done":

@@ -7,8 +7,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.errors import WardenError
 from engine.programs.predicates import validate
 from engine.tools.call import ToolCall
+
+
+class TaskError(WardenError):
+    """A task cannot be changed as asked (unknown, or already finished)."""
 
 
 class TaskStatus(StrEnum):

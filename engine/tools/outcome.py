@@ -11,6 +11,7 @@ class StepStatus(StrEnum):
     PAUSED = "paused"
     BLOCKED = "blocked"
     FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True)
