@@ -25,6 +25,7 @@ from engine.programs.corpus import Corpus
 from engine.programs.program import Program
 from engine.programs.verifier import Verifier
 from engine.store import Store
+from engine.tasks.backend import TaskBackend
 from engine.tasks.queue import TaskQueue
 from engine.tasks.runner import TaskRunner
 from engine.tasks.stepper import Stepper
@@ -87,7 +88,7 @@ class Runtime:
         self.queue = TaskQueue(store)
         stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry, env)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
-        self.runner = TaskRunner(self.queue, bus, stepper, self.approvals, self.corpus, verifier, home / "runs", switches.fallback, pace)
+        self.runner: TaskBackend = TaskRunner(self.queue, bus, stepper, self.approvals, self.corpus, verifier, home / "runs", switches.fallback, pace)
 
     @classmethod
     async def open(

@@ -77,10 +77,6 @@ class Store:
                     await self._db.execute(statement)
                 await self._db.execute(f"PRAGMA user_version = {number}")
 
-    @property
-    def schema_version(self) -> int:
-        return len(MIGRATIONS)
-
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """One atomic unit of writes; every write in the engine goes through here."""

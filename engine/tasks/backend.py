@@ -1,0 +1,23 @@
+"""The task backend: all that the rest of Warden may know about how tasks are scheduled.
+
+`TaskRunner` (one SQLite file, in-process) is the first implementation; a fleet would
+put a durable execution engine such as Temporal behind the same methods.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engine.tasks.task import Task, TaskSpec
+
+
+class TaskBackend(Protocol):
+    async def submit(self, spec: TaskSpec) -> Task: ...
+
+    async def decide(self, approval_id: str, approved: bool, by: str) -> None: ...
+
+    async def cancel(self, task_id: str, by: str) -> None: ...
+
+    async def run_until_idle(self) -> None: ...
+
+    async def serve(self) -> None: ...
