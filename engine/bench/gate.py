@@ -16,6 +16,7 @@ from typing import Callable
 
 from engine.errors import WardenError
 from engine.gate.classifier import Classifier
+from engine.gate.shell.analyse import MAX_TEXT
 from engine.gate.verdict import Level
 from engine.tools.call import ToolCall
 
@@ -50,8 +51,15 @@ def load_corpus(path: Path) -> list[tuple[str, str]]:
 
 
 def adversarial_inputs(size: int = ADVERSARIAL_SIZE) -> dict[str, str]:
-    """Hostile inputs of about `size` characters each."""
+    """Hostile inputs of about `size` characters each, plus some just small enough to be parsed."""
+    near = max(16, min(size, MAX_TEXT - 100))
     return {
+        "pipes (parsed)": "cat x" + " | cat" * (near // 6),
+        "commands (parsed)": "a;" * (near // 2 - 8) + "rm -rf /",
+        "substitutions (parsed)": "echo " + "$(a) " * (near // 5),
+        "sh -c (parsed)": "sh -c '" + "ls; " * (near // 4 - 4) + "'",
+        "heredoc (parsed)": "bash <<EOF\n" + "ls\n" * (near // 3 - 5) + "EOF",
+        "find -exec (parsed)": "find . " + "-exec ls {} \\; " * (near // 16),
         "many-commands": "a;" * (size // 2),
         "long-word": "echo " + "x" * size,
         "rm-flags": "rm " + "-r " * (size // 3),

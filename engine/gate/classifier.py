@@ -8,6 +8,8 @@ reader, every other tool through the call rules. Nothing unknown is ever rated s
 from __future__ import annotations
 
 import re
+from operator import attrgetter
+from typing import Iterable
 
 from engine.gate.policy import Policy
 from engine.gate.rules import Bank, bank
@@ -30,9 +32,23 @@ KNOWN_TOOLS: dict[str, frozenset[str]] = {
                           "uninstall", "clear_data", "factory_reset", "wipe", "send_sms", "send_message", "send_email",
                           "call", "install", "grant", "adb", "observe"}),
 }
-_TIER_RANK = {tier: rank for rank, tier in enumerate(Tier)}
+_TIER_ORDER = tuple(Tier)
+_LEVEL = attrgetter("rule.level")  # sorted(reverse=True) stays stable: equal levels keep finding order
+_TIER = attrgetter("rule.tier")
+_ID = attrgetter("rule.id")
 DEFAULT_RULES = frozenset({"shell.unknown", "tool.unknown", "code.exec"})
+_NO_RULE = "read-only: no rule matched"
+_SAFE = {tier: Verdict(Level.SAFE, tier, (), _NO_RULE) for tier in Tier}  # verdicts are frozen: build these once
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def _strictest(declared: Tier, tiers: Iterable[Tier]) -> Tier:
+    """The strictest tier (the earliest on ties); ranks come from positions, as hashing enum members is slow."""
+    best, rank = declared, _TIER_ORDER.index(declared)
+    for tier in tiers:
+        if tier is not best and _TIER_ORDER.index(tier) > rank:
+            best, rank = tier, _TIER_ORDER.index(tier)
+    return best
 
 
 class Classifier:
@@ -73,25 +89,24 @@ class Classifier:
             findings.hits.append(Hit(self.bank["shell.unknown"], names))
         override = self.policy.tool_levels.get(call.tool)
         if not findings.hits and override is None:
-            return Verdict(Level.SAFE, declared, (), "read-only: no rule matched")
+            return _SAFE.get(declared) or Verdict(Level.SAFE, declared, (), _NO_RULE)
         hits: dict[str, Hit] = {}
         for hit in findings.hits:
-            if override is not None and hit.rule.id in DEFAULT_RULES:
-                continue
-            hits.setdefault(hit.rule.id, hit)
-        ordered = sorted(hits.values(), key=lambda h: -h.rule.level)
-        level = max((h.rule.level for h in ordered), default=Level.SAFE)
+            if override is None or hit.rule.id not in DEFAULT_RULES:
+                hits.setdefault(hit.rule.id, hit)
+        ordered = sorted(hits.values(), key=_LEVEL, reverse=True)
+        level = ordered[0].rule.level if ordered else Level.SAFE
         if override is not None:
             level = max(level, override)
-        tier = max((declared, *(h.rule.tier for h in ordered)), key=_TIER_RANK.__getitem__)
-        return Verdict(level, tier, tuple(h.rule.id for h in ordered), self.reason(ordered, level, override))
+        tier = _strictest(declared, map(_TIER, ordered))
+        return Verdict(level, tier, tuple(map(_ID, ordered)), self.reason(ordered, level, override))
 
     @staticmethod
     def reason(hits: list[Hit], level: Level, override: Level | None) -> str:
-        top = [h for h in hits if h.rule.level == level]
-        if not top:
-            return "policy default for this tool" if override is not None else "read-only: no rule matched"
-        first = top[0]
+        """Why: the first of the most severe hits (`hits` is sorted most severe first)."""
+        if not hits or hits[0].rule.level != level:
+            return "policy default for this tool" if override is not None else _NO_RULE
+        first = hits[0]
         text = first.rule.reason
         if first.rule.id == "shell.unknown" and first.detail:
             text = f"runs {first.detail}, which is not on the read-only list"

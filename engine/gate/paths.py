@@ -9,6 +9,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from engine.gate.memo import per_word
+
 _HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|~[A-Za-z0-9_.-]*|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 
@@ -56,6 +58,7 @@ DEVICES = re.compile(
 )
 
 
+@per_word(limit=256)
 def fold(path: str) -> str:
     """Normalises a path for matching: home forms to `~`, `..` resolved, no trailing slash."""
     path = path.strip().strip("'\"")
@@ -83,27 +86,33 @@ def fold(path: str) -> str:
     return path.rstrip("/") or path
 
 
+@per_word(limit=256)
 def is_root(path: str) -> bool:
     """A filesystem root, system tree or home directory: deleting it wrecks the machine."""
     return ROOTS.fullmatch(fold(path)) is not None
 
 
+@per_word(limit=256)
 def is_system(path: str) -> bool:
     return SYSTEM.fullmatch(fold(path)) is not None
 
 
+@per_word(limit=256)
 def is_auth_file(path: str) -> bool:
     return AUTH_FILES.fullmatch(fold(path)) is not None
 
 
+@per_word(limit=256)
 def is_startup(path: str) -> bool:
     return STARTUP.fullmatch(fold(path)) is not None
 
 
+@per_word(limit=256)
 def is_secret(path: str) -> bool:
     return SECRETS.fullmatch(fold(path)) is not None
 
 
+@per_word(limit=256)
 def is_device(path: str) -> bool:
     return DEVICES.fullmatch(path.strip("'\"")) is not None
 

@@ -7,6 +7,7 @@ flags or arguments appear; everything else that no rule rated is treated as dang
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from engine.gate.shell.view import Command
 
@@ -86,6 +87,13 @@ _CURL_WRITE = re.compile(
 )
 
 
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=.*", re.S)
+_VERB = re.compile(r"[a-z][a-z0-9_-]{1,40}")
+_VERBS_WRITE = re.compile(
+    r"(?:delete|remove|rm|rb|purge|destroy|drop|create|put|update|set|exec|run|apply|push|sync"
+    r"|restore|prune|forget|unlock|kill|stop|start|restart|enable|disable|install|uninstall"
+    r"|revoke|mount|move|copy|cp|mv|send|publish|invoke)(?:[-_].*)?"
+)
 _CURL_VALUES = frozenset("-X --request -H --header -A --user-agent -e --referer -m --max-time --connect-timeout -w -b --cookie --retry -r --range -u --user".split())
 
 
@@ -96,38 +104,44 @@ def read_only(cmd: Command, extra: frozenset[str] = frozenset()) -> bool:
         return True
     if name in extra:
         return True
-    if len(cmd.args) == 1 and cmd.args[0] in ("--version", "--help") and "/" not in cmd.argv[0]:
+    argv = cmd.argv
+    if len(argv) == 2 and argv[1] in ("--version", "--help") and "/" not in argv[0]:
         return True
-    if "=" in name and re.fullmatch(r"[A-Za-z_]\w*=.*", cmd.argv[0], re.S):
+    if "=" in name and _ASSIGNMENT.fullmatch(argv[0]):
         return True
-    if name == "git":
-        return _git(cmd)
-    if name == "find":
-        return _find(cmd)
-    if name in ("sed", "gsed"):
-        return _SED_WRITE.search(cmd.text) is None
-    if name in ("awk", "gawk", "mawk", "nawk"):
-        return _AWK_WRITE.search(cmd.text) is None and not any(f in cmd.flags for f in ("-i", "-f", "--load"))
-    if name == "command":
-        return bool(cmd.flags & {"-v", "-V"}) and len(cmd.operands) <= 1
-    if name == "curl":
-        return _curl(cmd)
+    check = _CHECKS.get(name)
+    if check is not None:
+        return check(cmd)
     if name.startswith("kafka-"):
         return name == "kafka-broker-api-versions" or (
             _KAFKA.search(cmd.text) is not None and _KAFKA_WRITE.search(cmd.text) is None
         )
-    if name in _SUBCOMMAND_CLIS:
-        return _cli(cmd)
-    if name == "rsync":
-        return "--list-only" in cmd.flags or bool({"-n", "--dry-run"} & cmd.flags)
-    if name == "parallel":
-        return True
-    if name == "xargs":
-        return True
-    if name == "busybox":
-        return not cmd.operands
     pattern = PLAIN.get(name)
     return pattern is not None and pattern.search(cmd.text) is None
+
+
+def _sed(cmd: Command) -> bool:
+    return _SED_WRITE.search(cmd.text) is None
+
+
+def _awk(cmd: Command) -> bool:
+    return _AWK_WRITE.search(cmd.text) is None and not any(f in cmd.flags for f in ("-i", "-f", "--load"))
+
+
+def _command(cmd: Command) -> bool:
+    return bool(cmd.flags & {"-v", "-V"}) and len(cmd.operands) <= 1
+
+
+def _rsync(cmd: Command) -> bool:
+    return "--list-only" in cmd.flags or bool({"-n", "--dry-run"} & cmd.flags)
+
+
+def _busybox(cmd: Command) -> bool:
+    return not cmd.operands
+
+
+def _always(cmd: Command) -> bool:
+    return True
 
 
 def _find(cmd: Command) -> bool:
@@ -192,6 +206,12 @@ def _curl(cmd: Command) -> bool:
     return all(_LOOPBACK_URL.fullmatch(url) for url in urls)
 
 
+_CHECKS: dict[str, Callable[[Command], bool]] = {
+    "git": _git, "find": _find, "sed": _sed, "gsed": _sed, "awk": _awk, "gawk": _awk, "mawk": _awk, "nawk": _awk,
+    "command": _command, "curl": _curl, "rsync": _rsync, "parallel": _always, "xargs": _always, "busybox": _busybox,
+}
+
+
 def _cli(cmd: Command) -> bool:
     if _CLI_FORBIDDEN.search(cmd.text):
         return False
@@ -199,12 +219,10 @@ def _cli(cmd: Command) -> bool:
         return True
     if cmd.name == "rabbitmq-diagnostics":
         return True
-    verbs = [op for op in cmd.operands[:3] if re.fullmatch(r"[a-z][a-z0-9_-]{1,40}", op)]
+    verbs = [op for op in cmd.operands[:3] if _VERB.fullmatch(op)]
     if cmd.name == "doppler" and cmd.sub("secrets", "download"):
         return "--no-file" in cmd.flags
-    return any(_VERBS_READ.fullmatch(v) for v in verbs) and not any(
-        re.fullmatch(r"(?:delete|remove|rm|rb|purge|destroy|drop|create|put|update|set|exec|run|apply|push|sync"
-                     r"|restore|prune|forget|unlock|kill|stop|start|restart|enable|disable|install|uninstall"
-                     r"|revoke|mount|move|copy|cp|mv|send|publish|invoke)(?:[-_].*)?", v)
-        for v in verbs
-    )
+    return any(_VERBS_READ.fullmatch(v) for v in verbs) and not any(_VERBS_WRITE.fullmatch(v) for v in verbs)
+
+
+_CHECKS.update({name: _cli for name in _SUBCOMMAND_CLIS})

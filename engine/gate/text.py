@@ -30,10 +30,12 @@ _CONFUSABLES = str.maketrans(
 
 def normalise(text: str) -> str:
     """Strip escapes and control characters, fold compatibility forms and look-alike letters."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "\x1b" in text:
-        text = _ANSI.sub("", text)
-    text = _CONTROL.sub("", text)
+    if not text.isprintable():  # printable text has no carriage return, escape or control character
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if "\x1b" in text:
+            text = _ANSI.sub("", text)
+        text = _CONTROL.sub("", text)
     if text.isascii():
         return text
     text = unicodedata.normalize("NFKC", text)

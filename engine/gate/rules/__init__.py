@@ -7,7 +7,7 @@ from collections import Counter
 from functools import lru_cache
 
 from engine.gate.rules import calls, code, creds, evasion, execution, filesystem, injection, network, obfuscation, vcs, windows
-from engine.gate.rules.model import THEMES, CallRule, Rule
+from engine.gate.rules.model import THEMES, CallRule, Check, Rule, checks
 
 _MODULES = (filesystem, vcs, execution, code, network, creds, obfuscation, injection, evasion, windows)
 
@@ -39,9 +39,29 @@ class Bank:
                 self.generic.append(item)
             for name in item.names:
                 self.by_name.setdefault(name, []).append(item)
+        self.generic_checks = checks(self.generic)
+        self.scoped_checks = {scope: checks(rules) for scope, rules in self.scoped.items()}
+        self.name_checks = {name: checks(rules) for name, rules in self.by_name.items()}
+        self.first_checks: dict[str, dict[str, list[Check]]] = {}
+        self.unrestricted_checks: dict[str, list[Check]] = {}
+        for name, rules in self.by_name.items():
+            firsts = {first for item in rules for first in item.first}
+            if firsts:
+                self.unrestricted_checks[name] = checks([item for item in rules if not item.first])
+                self.first_checks[name] = {
+                    first: checks([item for item in rules if not item.first or first in item.first], first)
+                    for first in firsts}
 
     def rules_for(self, name: str) -> list[Rule]:
         return self.by_name.get(name, [])
+
+    def candidates(self, name: str, first: str | None) -> list[Check]:
+        """Checks for the rules of program `name` that can match when its first operand is `first`, in bank order."""
+        table = self.first_checks.get(name)
+        if table is None:
+            return self.name_checks.get(name, [])
+        found = table.get(first) if first is not None else None
+        return found if found is not None else self.unrestricted_checks[name]
 
     def __getitem__(self, rule_id: str) -> Rule | CallRule:
         return self.by_id[rule_id]

@@ -5,14 +5,25 @@ from __future__ import annotations
 import re
 
 from engine.gate.paths import is_secret
-from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, any_operand, rule
 
 _READERS = ("cat tac head tail less more strings xxd od base64 grep rg cp tar zip gpg openssl awk sed nl bat"
             " hexdump vim vi nano")
+_HOOK_VARIABLE = re.compile(
+    r"LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL"
+    r"|GIT_SSH(?:_COMMAND)?|GIT_EXTERNAL_DIFF|GIT_EDITOR|GIT_ASKPASS|SSH_ASKPASS|BASH_ENV|ENV"
+    r"|PROMPT_COMMAND|PATH|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT"
+    r"|LESSOPEN|CRASHPAGER|BUNDLE_GEMFILE|GIT_CONFIG_\w+|GIT_DIR|GIT_WORK_TREE|IFS|HISTFILE"
+)
+_HOOK_EXPORT = re.compile(r"(?:^|\s)(?:LD_PRELOAD|LD_LIBRARY_PATH|DYLD_\w+|PROMPT_COMMAND|BASH_ENV|PATH|HISTFILE|PAGER)=")
 
 
 def _reads_key(cmd) -> bool:
-    return any(is_secret(op) and not op.startswith("/etc/passwd") for op in cmd.operands) and cmd.name != "ls"
+    return any_operand(cmd, _key_file) and cmd.name != "ls"
+
+
+def _key_file(path: str) -> bool:
+    return is_secret(path) and not path.startswith("/etc/passwd")
 
 
 RULES = [
@@ -21,7 +32,7 @@ RULES = [
          examples=["cat ~/.ssh/id_rsa", "cat ~/.aws/credentials", "cat /etc/shadow", "cat .env"],
          counter=["cat /etc/passwd /etc/group", "cat README.md"]),
     rule("creds.delete-key", DANGEROUS, "creds fs", "deletes key material", names="rm shred unlink",
-         test=lambda c: any(is_secret(op) for op in c.operands), examples=["rm ~/.ssh/id_rsa"], counter=["rm a.txt"]),
+         test=lambda c: any_operand(c, is_secret), examples=["rm ~/.ssh/id_rsa"], counter=["rm a.txt"]),
     rule("creds.account", DANGEROUS, "creds", "creates, changes or deletes user accounts and passwords",
          names="passwd chpasswd useradd usermod userdel adduser deluser groupadd groupmod groupdel gpasswd chage vipw visudo dscl sysadminctl",
          tier=IRREVERSIBLE, test=lambda c: not (c.name == "passwd" and c.flags <= {"-S", "--status"} and c.flags),
@@ -44,13 +55,8 @@ RULES = [
          examples=["vault kv destroy -versions=1 secret/x", "doppler secrets delete API_KEY", "op item delete 4f3b2c"],
          counter=["vault kv list secret/"]),
     rule("creds.env-hook", DANGEROUS, "creds injection", "sets a variable that makes programs load or run attacker code", scope="env",
-         test=lambda c: any(re.fullmatch(r"LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL"
-                                         r"|GIT_SSH(?:_COMMAND)?|GIT_EXTERNAL_DIFF|GIT_EDITOR|GIT_ASKPASS|SSH_ASKPASS|BASH_ENV|ENV"
-                                         r"|PROMPT_COMMAND|PATH|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT"
-                                         r"|LESSOPEN|CRASHPAGER|BUNDLE_GEMFILE|GIT_CONFIG_\w+|GIT_DIR|GIT_WORK_TREE|IFS|HISTFILE", k)
-                            for k in c.env)
-         or (c.name in ("export", "declare", "typeset", "readonly", "local")
-             and re.search(r"(?:^|\s)(?:LD_PRELOAD|LD_LIBRARY_PATH|DYLD_\w+|PROMPT_COMMAND|BASH_ENV|PATH|HISTFILE|PAGER)=", c.text) is not None),
+         test=lambda c: any(_HOOK_VARIABLE.fullmatch(k) for k in c.env)
+         or (c.name in ("export", "declare", "typeset", "readonly", "local") and _HOOK_EXPORT.search(c.text) is not None),
          examples=["export LD_PRELOAD=/tmp/evil.so", "PAGER='sh -c id' git -p help", "CRASHPAGER=/tmp/x crash -h"],
          counter=["VAR=value echo test", "export FOO=bar"]),
 ]

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from engine.gate.paths import is_startup
-from engine.gate.rules.model import DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.rules.model import DANGEROUS, IRREVERSIBLE, any_operand, rule
+
+_WRITERS = frozenset({"cp", "mv", "tee", "install", "ln", "sed", "touch", "chmod", "rm"})
+
+
+def _log_path(path: str) -> bool:
+    return path.startswith(("/var/log", "/var/adm"))
 
 
 def _writes_startup(cmd) -> bool:
+    if not cmd.redirects and cmd.name not in _WRITERS:
+        return False
     targets = cmd.out_targets()
-    if cmd.name in ("cp", "mv", "tee", "install", "ln", "sed", "touch", "chmod", "rm") and cmd.operands:
+    if cmd.name in _WRITERS and cmd.operands:
         targets = [*targets, cmd.operands[-1]] if cmd.name not in ("tee", "sed", "rm", "chmod") else [*targets, *cmd.operands]
     return any(is_startup(t) for t in targets)
 
@@ -30,7 +38,7 @@ RULES = [
          examples=["history -c", "unset HISTFILE", "export HISTFILE=/dev/null"], counter=["history | tail"]),
     rule("evasion.log-wipe", DANGEROUS, "evasion fs", "deletes, truncates or rotates away system logs",
          names="rm shred truncate journalctl wevtutil logrotate cp mv", tier=IRREVERSIBLE,
-         test=lambda c: any(op.startswith("/var/log") or op.startswith("/var/adm") for op in c.operands)
+         test=lambda c: any_operand(c, _log_path)
          or "--vacuum" in c.text or "--rotate" in c.text or (c.name == "wevtutil" and "cl" in c.operands),
          examples=["rm /var/log/auth.log", "shred -vfz /var/log/secure", "journalctl --vacuum-time=1s"],
          counter=["tail /var/log/syslog"]),

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from engine.gate.paths import is_auth_file, is_device, is_root, is_system
-from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, any_operand, rule
 from engine.gate.shell.view import Command
 
 RECURSIVE = frozenset({"-r", "-R", "--recursive"})
 
 
-def _ops(cmd: Command, check) -> bool:
-    return any(check(op) for op in cmd.operands)
-
-
 def _recursive_root(cmd: Command) -> bool:
-    return bool(cmd.flags & RECURSIVE) and _ops(cmd, is_root)
+    return bool(cmd.flags & RECURSIVE) and any_operand(cmd, is_root)
 
 
 def _redirect(check):
@@ -35,10 +31,10 @@ RULES = [
          examples=["rm -rf /", "rm -fr ~/", "rm --recursive --force /etc", "rm -rf /home/alice", "rm -r -f /*"],
          counter=["rm -rf ./build", "rm -rf /tmp/x", "rm -rf ~/Documents"]),
     rule("fs.rm-auth-file", CATASTROPHIC, "fs creds", "deletes an account or boot file the system needs to start",
-         names="rm unlink shred", tier=IRREVERSIBLE, test=lambda c: _ops(c, is_auth_file),
+         names="rm unlink shred", tier=IRREVERSIBLE, test=lambda c: any_operand(c, is_auth_file),
          examples=["rm /etc/passwd", "rm -f /etc/shadow"], counter=["rm passwd.txt"]),
     rule("fs.rm-system", DANGEROUS, "fs", "deletes files under a system directory", names="rm rmdir unlink",
-         tier=IRREVERSIBLE, test=lambda c: _ops(c, is_system),
+         tier=IRREVERSIBLE, test=lambda c: any_operand(c, is_system),
          examples=["rm -rf /var/log/nginx", "rm /usr/local/bin/tool"], counter=["rm notes.txt"]),
     rule("fs.rm-recursive", DANGEROUS, "fs", "recursively deletes a directory tree", names="rm", flags="-r -R --recursive",
          examples=["rm -rf build", "rm -r src"], counter=["rm file.txt"]),
@@ -85,13 +81,13 @@ RULES = [
          examples=["dd if=/dev/zero of=blank.img bs=1M count=1"], counter=["dd --version"]),
     rule("disk.wipe", CATASTROPHIC, "fs", "erases partition tables or discards a whole device",
          names="wipefs blkdiscard sgdisk", tier=IRREVERSIBLE,
-         test=lambda c: _ops(c, is_device) and not c.flags & {"-p", "--print"},
+         test=lambda c: any_operand(c, is_device) and not c.flags & {"-p", "--print"},
          examples=["wipefs -a /dev/sda", "blkdiscard /dev/nvme0n1"], counter=["wipefs --help"]),
     rule("disk.partition", CATASTROPHIC, "fs", "rewrites a disk's partition table", names="fdisk sfdisk parted gdisk cfdisk",
-         tier=IRREVERSIBLE, test=lambda c: _ops(c, is_device) and not c.flags & {"-l", "--list"},
+         tier=IRREVERSIBLE, test=lambda c: any_operand(c, is_device) and not c.flags & {"-l", "--list"},
          examples=["fdisk /dev/sda", "parted /dev/sdb mklabel gpt"], counter=["fdisk -l /dev/sda"]),
     rule("disk.shred-device", CATASTROPHIC, "fs", "shreds a whole disk device", names="shred", tier=IRREVERSIBLE,
-         test=lambda c: _ops(c, is_device), examples=["shred -n 1 /dev/sda"], counter=["shred -u a.txt"]),
+         test=lambda c: any_operand(c, is_device), examples=["shred -n 1 /dev/sda"], counter=["shred -u a.txt"]),
     rule("disk.mount", DANGEROUS, "fs", "mounts, unmounts or remounts filesystems", names="mount umount swapoff losetup",
          test=lambda c: bool(c.args), examples=["mount / -o remount,rw", "umount /mnt/usb"], counter=["mount"]),
     rule("fs.chmod-recursive", DANGEROUS, "fs", "changes permissions or owners of a whole tree",
@@ -99,7 +95,7 @@ RULES = [
          counter=["chmod 644 a.txt"]),
     rule("fs.chmod-root", CATASTROPHIC, "fs", "changes permissions or owners across a system root",
          names="chmod chown chgrp", tier=IRREVERSIBLE,
-         test=lambda c: bool(c.flags & {"-R", "--recursive"}) and _ops(c, lambda p: is_root(p) and p not in ("~",)),
+         test=lambda c: bool(c.flags & {"-R", "--recursive"}) and any_operand(c, lambda p: is_root(p) and p not in ("~",)),
          examples=["chmod -R 777 /", "chown -R nobody /etc"], counter=["chmod -R 755 ./site"]),
     rule("fs.chmod-world", DANGEROUS, "fs", "makes files writable by everyone", names="chmod",
          args=r"(?:^|\s)(?:0?777|a\+w|o\+w|\+w)(?:\s|$)", examples=["chmod 777 script.sh"], counter=["chmod 700 key"]),
@@ -114,7 +110,7 @@ RULES = [
          tier=IRREVERSIBLE, test=_last_operand(is_system),
          examples=["cp malware /usr/bin/", "mv file /etc/"], counter=["cp a ./b"]),
     rule("fs.write-auth-file", CATASTROPHIC, "fs creds", "replaces an account, sudo or boot file",
-         names="cp mv install tee ln", tier=IRREVERSIBLE, test=lambda c: _ops(c, is_auth_file) and c.name != "cp"
+         names="cp mv install tee ln", tier=IRREVERSIBLE, test=lambda c: any_operand(c, is_auth_file) and c.name != "cp"
          or (c.name == "cp" and _last_operand(is_auth_file)(c)),
          examples=["cp evil /etc/passwd", "tee -a /etc/sudoers"], counter=["cp /etc/passwd backup"]),
     rule("fs.tee", DANGEROUS, "fs", "tee writes its input into files", names="tee",

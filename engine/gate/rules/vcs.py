@@ -4,11 +4,6 @@ from __future__ import annotations
 
 from engine.gate.rules.model import DANGEROUS, IRREVERSIBLE, rule
 
-
-def _first(*subs: str):
-    return lambda c: bool(c.operands) and c.operands[0] in subs
-
-
 RULES = [
     rule("git.reset-hard", DANGEROUS, "fs", "git reset --hard throws away uncommitted work", names="git", sub="reset",
          flags="--hard --merge --keep", examples=["git reset --hard HEAD~1", "git -C repo reset --hard"],
@@ -18,12 +13,12 @@ RULES = [
     rule("git.clean", DANGEROUS, "fs", "git clean deletes untracked files", names="git", sub="clean",
          test=lambda c: not c.flags & {"-n", "--dry-run"} or bool(c.flags & {"-f", "--force"}), examples=["git clean -fdx", "git clean -nf"], counter=["git clean -n"]),
     rule("git.discard", DANGEROUS, "fs", "discards working-tree changes to files",
-         names="git", test=lambda c: _first("checkout", "restore", "switch")(c) and (
+         names="git", first="checkout restore switch", test=lambda c: (
              "--" in c.args or c.flags & {"-f", "--force", "-W", "--worktree", "--pathspec-from-file", "-C", "-B"}
              or len(c.operands) > 2 or c.sub("restore") or c.sub("checkout", "HEAD")),
          examples=["git checkout -- file.txt", "git restore .", "git switch -f main"], counter=["git checkout -b feature"]),
     rule("git.checkout", DANGEROUS, "fs", "switches branches or creates one (changes the working tree)", names="git",
-         test=_first("checkout", "switch"), examples=["git checkout main", "git switch -c feature"],
+         first="checkout switch", examples=["git checkout main", "git switch -c feature"],
          counter=["git branch"]),
     rule("git.push-force", DANGEROUS, "net fs", "force-pushes, overwriting remote history", names="git", sub="push",
          tier=IRREVERSIBLE, args=r"(?:^|\s)(?:-f|--force\S*|-\w*f\w*|\+\S+)(?:\s|$)",
@@ -31,11 +26,11 @@ RULES = [
     rule("git.push", DANGEROUS, "net", "publishes commits to a remote", names="git", sub="push", tier=IRREVERSIBLE,
          examples=["git push", "git push -u origin feature"], counter=["git log"]),
     rule("git.fetch", DANGEROUS, "net", "contacts a remote repository", names="git", tier=IRREVERSIBLE,
-         test=_first("fetch", "pull", "clone", "ls-remote", "remote-update", "submodule"),
+         first="fetch pull clone ls-remote remote-update submodule",
          examples=["git fetch --all", "git pull origin main", "git clone https://x.example/r.git"], counter=["git diff"]),
     rule("git.history", DANGEROUS, "fs", "rewrites or extends history (commit, merge, rebase, cherry-pick)", names="git",
-         test=_first("commit", "merge", "rebase", "cherry-pick", "revert", "am", "apply", "filter-branch", "filter-repo",
-                     "replace", "update-ref", "gc", "prune", "init", "mv", "rm", "add", "tag", "notes", "bisect"),
+         first="commit merge rebase cherry-pick revert am apply filter-branch filter-repo replace update-ref gc prune"
+               " init mv rm add tag notes bisect",
          examples=["git commit -m 'x'", "git rebase main", "git add -A"], counter=["git show HEAD"]),
     rule("git.branch-delete", DANGEROUS, "fs", "deletes or renames a branch", names="git", sub="branch",
          flags="-d -D --delete -m -M --move -f --force", examples=["git branch -D feature"], counter=["git branch -a"]),

@@ -10,8 +10,10 @@ _DRIVE_ROOT = re.compile(r"^[A-Za-z]:[\\/]?(?:\*(?:\.\*)?)?$|^[A-Za-z]:[\\/]?(?:
 
 
 def _flag(cmd, *names: str) -> bool:
-    lowered = {a.lower() for a in cmd.args}
-    return any(n in lowered for n in names)
+    for arg in cmd.args:
+        if arg.lower() in names:
+            return True
+    return False
 
 
 RULES = [

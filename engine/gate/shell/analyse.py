@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 
 from engine.gate import payload, readonly
+from engine.gate.memo import per_word
 from engine.gate.paths import is_auth_file, is_root, is_startup, is_system
 from engine.gate.rules import Bank
-from engine.gate.rules.model import Findings, Hit
+from engine.gate.rules.model import Check, Findings, Hit
 from engine.gate.shell.decode import simulate
-from engine.gate.shell.parse import Script, SimpleCommand, parse
+from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import PRIVILEGED, unwrap
 from engine.gate.shell.view import Command
 
@@ -35,6 +36,7 @@ INLINE_FLAGS: dict[str, frozenset[str]] = {
     "bpftrace": frozenset({"-e"}), "dc": frozenset({"-e"}),
 }
 _PY = re.compile(r"python(?:\d(?:\.\d{1,2})?)?|pypy3?")
+_VERSIONED = re.compile(r"(perl|ruby|php|lua|node)\d[\d.]*")
 _BARE_IFS = re.compile(r"\$IFS(?!\w)")
 _SUBSTITUTION = re.compile(r"^\$\((.*)\)$|^`(.*)`$", re.S)
 _XARGS_VALUES = frozenset("-I -a -d -E -L -n -P -s --arg-file --delimiter --max-args --max-procs --max-lines --eof".split())
@@ -42,15 +44,15 @@ _PARALLEL_VALUES = frozenset("-j -S -a --jobs --sshlogin --results --arg-file --
 _SSH_VALUES = frozenset("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B".split())
 
 
+@per_word()
 def interpreter(name: str) -> str | None:
     """The interpreter family of a program name (python3.11 → python), or None."""
     if _PY.fullmatch(name):
         return "python"
     if name in INLINE_FLAGS:
         return name
-    if re.fullmatch(r"(?:perl|ruby|php|lua|node)\d[\d.]*", name):
-        return re.sub(r"[\d.]+$", "", name)
-    return None
+    versioned = _VERSIONED.fullmatch(name)
+    return versioned.group(1) if versioned else None
 
 
 class Analyser:
@@ -75,7 +77,12 @@ class Analyser:
             return
         if "$IFS" in text:
             text = _BARE_IFS.sub("${IFS}", text)
-        parsed = parse(text) if not _plain(text) else _split_plain(text)
+        argv = _plain_argv(text)
+        if argv is not None:
+            if argv:
+                self.simple(SimpleCommand(argv), findings, depth)
+            return
+        parsed = parse(text)
         if parsed.error or parsed.truncated:
             self.hit(findings, "shell.unparsed" if parsed.error else "shell.too-complex", text)
             self.raw(text, findings, fallback=True)
@@ -92,48 +99,61 @@ class Analyser:
 
     def simple(self, sc: SimpleCommand, findings: Findings, depth: int, via: str = "") -> None:
         un = unwrap(sc.argv)
-        upstream = " | ".join(" ".join(stage.argv) for stage in sc.upstream)
+        if sc.upstream:
+            upstream = " | ".join(" ".join(stage.argv) for stage in sc.upstream)
+            stages = [(stage.argv, stage.stdin) for stage in sc.upstream]
+        else:
+            upstream, stages = "", []
         cmd = Command(tuple(un.argv), tuple(sc.redirects), {**sc.env, **un.env}, sc.stdin, bool(sc.upstream),
-                      tuple(un.launchers), sc.dynamic_name and not un.launchers, upstream)
+                      tuple(un.launchers), sc.dynamic_name and not un.launchers, upstream, un.name)
         for launcher in un.launchers:
             if launcher in PRIVILEGED:
                 self.hit(findings, "exec.privileged", " ".join(sc.argv))
-        stages = [(stage.argv, stage.stdin) for stage in sc.upstream]
         self.command(cmd, findings, depth, via, stages)
 
     def command(self, cmd: Command, findings: Findings, depth: int, via: str = "",
                 stages: list[tuple[list[str], str | None]] | None = None) -> None:
         stages = stages or []
-        matched = False
-        generic = self.bank.generic
-        if cmd.redirects:
-            generic = generic + self.bank.scoped.get("redirect", [])
-        if cmd.env or cmd.name in ("export", "declare", "typeset", "readonly", "local"):
-            generic = generic + self.bank.scoped.get("env", [])
-        if cmd.argv and ("/" in cmd.argv[0] or "." in cmd.argv[0]):
-            generic = generic + self.bank.scoped.get("path", [])
-        for item in generic:
-            if item.matches(cmd):
-                findings.hits.append(Hit(item, " ".join(cmd.argv)))
+        matched = named = False
+        hits = findings.hits
+        argv = cmd.argv
+        for item, match in self.generic(cmd):
+            if match(cmd):
+                hits.append(Hit(item, " ".join(argv)))
                 matched = True
-        if not cmd.argv:
+        if not argv:
             if any(w in ("chroot", "su", "sudo", "doas", "runuser") for w in cmd.wrappers):
                 self.hit(findings, "exec.shell-spawn", " ".join(cmd.wrappers))
             return
         if cmd.dynamic_name:
-            self.hit(findings, "exec.dynamic-command", cmd.argv[0])
+            self.hit(findings, "exec.dynamic-command", argv[0])
             matched = True
-        for item in self.bank.rules_for(cmd.name):
-            if item.matches(cmd):
-                findings.hits.append(Hit(item, " ".join(cmd.argv)))
-                matched = True
-        handled = self.follow(cmd, findings, depth, via, stages)
+        for item, match in self.bank.candidates(cmd.name, cmd.operands[0] if cmd.operands else None):
+            if match(cmd):
+                hits.append(Hit(item, " ".join(argv)))
+                matched = named = True
+        handled = self.follow(cmd, findings, depth, via, stages, named)
         if not matched and not handled and not readonly.read_only(cmd, self.extra):
             findings.unknown.append(cmd.argv[0])
 
+    def generic(self, cmd: Command) -> list[Check]:
+        """Rules for any program, plus those scoped to redirects, environment or a path-named program."""
+        generic = self.bank.generic_checks
+        scoped = self.bank.scoped_checks
+        if cmd.redirects:
+            generic = generic + scoped.get("redirect", [])
+        if cmd.env or cmd.name in ("export", "declare", "typeset", "readonly", "local"):
+            generic = generic + scoped.get("env", [])
+        if cmd.argv and ("/" in cmd.argv[0] or "." in cmd.argv[0]):
+            generic = generic + scoped.get("path", [])
+        return generic
+
     def follow(self, cmd: Command, findings: Findings, depth: int, via: str,
-               stages: list[tuple[list[str], str | None]]) -> bool:
-        """Analyses code a command hands on; True when that code decides the command's risk."""
+               stages: list[tuple[list[str], str | None]], named: bool) -> bool:
+        """Analyses code a command hands on; True when that code decides the command's risk.
+
+        `named` says whether a rule for the program's own name already matched `cmd`.
+        """
         name = cmd.name
         if name in SHELLS:
             return self.shell(cmd, findings, depth, via, stages)
@@ -144,7 +164,7 @@ class Analyser:
             self.eval(cmd, findings, depth)
             return True
         if name == "find":
-            return self.find(cmd, findings, depth)
+            return self.find(cmd, findings, depth, named)
         if name == "xargs":
             return self.xargs(cmd, findings, depth, stages)
         if name == "parallel":
@@ -285,7 +305,7 @@ class Analyser:
             if rest:
                 self.script(" ".join(rest), findings, depth + 1)
 
-    def find(self, cmd: Command, findings: Findings, depth: int) -> bool:
+    def find(self, cmd: Command, findings: Findings, depth: int, named: bool) -> bool:
         args = list(cmd.args)
         roots = []
         for arg in args:
@@ -310,8 +330,9 @@ class Analyser:
                 continue
             kept.append(args[i])
             i += 1
-        own = Command(("find", *kept), cmd.redirects)
-        if not readonly.read_only(own, self.extra) and not any(r.matches(cmd) for r in self.bank.rules_for("find")):
+        same = len(kept) == len(args) and cmd.argv[0] == "find"  # nothing was cut: the view is already built
+        own = cmd if same else Command(("find", *kept), cmd.redirects)
+        if not readonly.read_only(own, self.extra) and not named:
             findings.unknown.append("find")
         return True
 
@@ -383,13 +404,20 @@ _TOKEN = re.compile(r"""(?:[^\s'"]++|'[^']*+'|"[^"]*+")++""")
 _QUOTES = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
-def _plain(text: str) -> bool:
-    """Words and simple quotes only (no expansions, operators or escapes): no parser needed."""
-    return (_PLAIN.fullmatch(text) is not None and _PLAIN_WORDS.fullmatch(text) is not None
-            and "=" not in text.lstrip().split(" ", 1)[0])
+def _plain_argv(text: str) -> list[str] | None:
+    """The argv of a text that needs no parser, or None.
+
+    Such text is words and simple quotes only: no expansions, operators or escapes.
+    Without quotes it splits exactly like `str.split`.
+    """
+    if (_PLAIN.fullmatch(text) is None or _PLAIN_WORDS.fullmatch(text) is None
+            or "=" in text.lstrip().split(" ", 1)[0]):
+        return None
+    if "'" in text or '"' in text:
+        return [_QUOTES.sub(_unquote, token) if "'" in token or '"' in token else token
+                for token in _TOKEN.findall(text)]
+    return text.split()
 
 
-def _split_plain(text: str) -> Script:
-    argv = [_QUOTES.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), token)
-            for token in _TOKEN.findall(text)]
-    return Script([SimpleCommand(argv)] if argv else [])
+def _unquote(match: re.Match[str]) -> str:
+    return match.group(1) if match.group(1) is not None else match.group(2)

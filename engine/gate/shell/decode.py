@@ -14,6 +14,7 @@ from engine.gate.shell.view import basename
 from engine.gate.shell.words import ansi_c
 
 MAX_TEXT = 64_000
+_ECHO_FLAGS = re.compile(r"-[neE]{1,3}")
 _PRINTF = re.compile(r"%(?:-?\d{0,3})?[sbdq]")
 
 
@@ -23,7 +24,7 @@ def source(argv: list[str], stdin: str | None) -> str | None:
     args = argv[1:]
     if name == "echo":
         escapes = False
-        while args and re.fullmatch(r"-[neE]{1,3}", args[0]):
+        while args and _ECHO_FLAGS.fullmatch(args[0]):
             escapes = escapes or "e" in args[0]
             args = args[1:]
         text = " ".join(args)

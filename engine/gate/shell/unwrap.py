@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from engine.gate.shell.view import basename
 
 _DURATION = re.compile(r"\d+(\.\d+)?[smhd]?")
+_CPU_LIST = re.compile(r"[0-9a-fx,\-]+")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.S)
 
 
 @dataclass(frozen=True)
@@ -66,18 +68,22 @@ LAUNCHERS: dict[str, Launcher] = {
 PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "runuser", "chroot", "su"})
 
 
-@dataclass
+@dataclass(slots=True)
 class Unwrapped:
-    """The program that runs, the launchers in front of it, and environment they set."""
+    """The program that runs (and its `basename`), the launchers in front of it, and environment they set."""
 
     argv: list[str]
     launchers: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
+    name: str = ""
 
 
 def unwrap(argv: list[str]) -> Unwrapped:
     """Repeatedly strips known launchers; stops at anything else (at most eight deep)."""
-    out = Unwrapped(list(argv))
+    name = basename(argv[0]) if argv else ""
+    out = Unwrapped(list(argv), name=name)
+    if name not in LAUNCHERS:
+        return out
     for _ in range(8):
         if not out.argv:
             break
@@ -99,17 +105,18 @@ def unwrap(argv: list[str]) -> Unwrapped:
                 rest = rest[1:]
         else:
             rest = _skip_options(rest, spec.values)
-            if name in ("taskset", "chrt") and rest and re.fullmatch(r"[0-9a-fx,\-]+", rest[0]):
+            if name in ("taskset", "chrt") and rest and _CPU_LIST.fullmatch(rest[0]):
                 rest = rest[1:]
             elif spec.positionals and name not in ("taskset", "chrt"):
                 rest = rest[spec.positionals :]
         if name in ("env", "sudo", "doas"):
-            while rest and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", rest[0], re.S):
+            while rest and _ASSIGNMENT.fullmatch(rest[0]):
                 key, value = rest[0].split("=", 1)
                 out.env[key] = value
                 rest = rest[1:]
         out.launchers.append(name)
         out.argv = rest
+    out.name = basename(out.argv[0]) if out.argv else ""
     return out
 
 

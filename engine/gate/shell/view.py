@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from engine.gate.memo import per_word
 from engine.gate.shell.parse import Redirect
 
 _VALUE_OPTIONS: dict[str, frozenset[str]] = {
@@ -29,17 +30,32 @@ _VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "java": frozenset({"-jar", "-cp", "-classpath", "-s"}),
 }
 _NUMBER = re.compile(r"-?\d+(\.\d+)?[kKmMgG]?")
+_NO_VALUES: frozenset[str] = frozenset()
 
 
+@per_word()
 def basename(word: str) -> str:
     """`/usr/bin/rm`, `"rm"` and `RM.exe` all name `rm`."""
     name = word.replace("\\", "/").rsplit("/", 1)[-1].lower()
     return name[:-4] if name.endswith((".exe", ".com")) else name
 
 
-@dataclass
+@per_word()
+def _letters(arg: str) -> tuple[str, ...] | None:
+    """The single-letter flags an option cluster stands for (`-rf` gives `-r` and `-f`); None for a number."""
+    if _NUMBER.fullmatch(arg) is not None:
+        return None
+    return tuple("-" + ch for ch in arg[1:] if ch.isalnum())
+
+
+@dataclass(slots=True)
 class Command:
-    """One program invocation after wrappers (sudo, env, nice, …) were peeled off."""
+    """One program invocation after wrappers (sudo, env, nice, …) were peeled off.
+
+    `name` (the basename of `argv[0]`, unless the caller already knows it), `args`
+    (`argv[1:]`), `text` (the arguments joined), `flags` and `operands` are derived once
+    here; rules read them many times.
+    """
 
     argv: tuple[str, ...]
     redirects: tuple[Redirect, ...] = ()
@@ -53,20 +69,34 @@ class Command:
     flags: frozenset[str] = frozenset()
     operands: tuple[str, ...] = ()
     text: str = ""
+    args: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
-        self.name = basename(self.argv[0]) if self.argv else ""
-        values = _VALUE_OPTIONS.get(self.name, frozenset())
+        if not self.name:
+            self.name = basename(self.argv[0]) if self.argv else ""
+        args = self.args = self.argv[1:]
+        self.text = " ".join(args)
+        if self.text.startswith("-") or " -" in self.text:
+            self._options(args)
+        else:
+            self.operands = args
+
+    def _options(self, args: tuple[str, ...]) -> None:
+        """Splits arguments into flags and operands (only needed when some argument starts with `-`)."""
+        values = _VALUE_OPTIONS.get(self.name, _NO_VALUES)
         flags: set[str] = set()
         operands: list[str] = []
-        args = self.argv[1:]
         skip = False
         ended = False
         for arg in args:
             if skip:
                 skip = False
                 continue
-            if ended or not arg.startswith("-") or arg == "-" or _NUMBER.fullmatch(arg):
+            if ended or not arg.startswith("-") or arg == "-":
+                operands.append(arg)
+                continue
+            letters = _letters(arg)
+            if letters is None:
                 operands.append(arg)
                 continue
             if arg == "--":
@@ -83,14 +113,9 @@ class Command:
                 continue
             if len(arg) > 2 and arg[:2] in values and not operands:
                 continue
-            flags.update("-" + ch for ch in arg[1:] if ch.isalnum())
+            flags.update(letters)
         self.flags = frozenset(flags)
         self.operands = tuple(operands)
-        self.text = " ".join(args)
-
-    @property
-    def args(self) -> tuple[str, ...]:
-        return self.argv[1:]
 
     def sub(self, *path: str) -> bool:
         """True when the leading operands are exactly `path` (a subcommand path)."""

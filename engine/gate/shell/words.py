@@ -13,6 +13,7 @@ from tree_sitter import Node
 SPLIT = "\x00"
 _BACKSLASH = re.compile(r"\\(.)", re.S)
 _DQ_ESCAPE = re.compile(r'\\([\\"$`\n])')
+_NAME = re.compile(r"\w+")
 _ANSI_C = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
                    "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
@@ -37,11 +38,22 @@ def ansi_c(body: str) -> str:
 
 
 class WordDecoder:
-    """Decodes words against the variables assigned so far in one script."""
+    """Decodes words against the variables assigned so far in one script.
 
-    def __init__(self, variables: dict[str, str]) -> None:
+    `source` is the parsed text when it is pure ASCII: byte offsets are then character
+    offsets, and slicing it is several times cheaper than decoding `node.text`.
+    """
+
+    def __init__(self, variables: dict[str, str], source: str | None = None) -> None:
         self.variables = variables
+        self.source = source
         self.dynamic = False
+
+    def raw(self, node: Node) -> str:
+        """The source text of `node`."""
+        if self.source is not None:
+            return self.source[node.start_byte : node.end_byte]
+        return node.text.decode("utf-8", "replace") if node.text is not None else ""
 
     def fields(self, node: Node) -> list[str]:
         """The argv entries one word node becomes (unquoted `$IFS` and variables split)."""
@@ -52,17 +64,18 @@ class WordDecoder:
 
     def text(self, node: Node, quoted: bool) -> str:
         kind = node.type
-        raw = node.text.decode("utf-8", "replace") if node.text is not None else ""
         if kind == "word":
-            return _BACKSLASH.sub(r"\1", raw.replace("\\\n", ""))
-        if kind == "raw_string":
-            return raw[1:-1]
-        if kind == "ansi_c_string":
-            return ansi_c(raw[2:-1])
+            raw = self.raw(node)
+            return _unescape(raw) if "\\" in raw else raw
         if kind in ("string", "translated_string"):
             return "".join(self._string_part(child) for child in node.named_children)
         if kind == "concatenation":
             return "".join(self.text(child, quoted) for child in node.children)
+        raw = self.raw(node)
+        if kind == "raw_string":
+            return raw[1:-1]
+        if kind == "ansi_c_string":
+            return ansi_c(raw[2:-1])
         if kind in ("simple_expansion", "expansion"):
             return self._expansion(node, raw, quoted)
         if kind in ("command_substitution", "process_substitution", "arithmetic_expansion"):
@@ -72,7 +85,8 @@ class WordDecoder:
 
     def _string_part(self, node: Node) -> str:
         if node.type == "string_content":
-            return _DQ_ESCAPE.sub(r"\1", node.text.decode("utf-8", "replace"))
+            text = self.raw(node)
+            return _DQ_ESCAPE.sub(_first_group, text) if "\\" in text else text
         if node.type == "string":
             return self.text(node, quoted=True)
         return self.text(node, quoted=True)
@@ -87,4 +101,13 @@ class WordDecoder:
         if name in WELL_KNOWN:
             return WELL_KNOWN[name]
         self.dynamic = True
-        return "$" + name if re.fullmatch(r"\w+", name) else raw
+        return "$" + name if _NAME.fullmatch(name) else raw
+
+
+def _unescape(raw: str) -> str:
+    """A bare word's backslashes: line continuations vanish, `\\x` reads `x`."""
+    return _BACKSLASH.sub(_first_group, raw.replace("\\\n", ""))
+
+
+def _first_group(match: re.Match[str]) -> str:
+    return match.group(1)
