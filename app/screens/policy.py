@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,7 +21,7 @@ def policy_lines(policy: Policy) -> list[str]:
         value = getattr(policy, field.name)
         if isinstance(value, (set, frozenset)):
             value = ", ".join(sorted(value)) or "—"
-        elif isinstance(value, dict):
+        elif isinstance(value, Mapping):
             value = ", ".join(f"{k}: {getattr(v, 'label', v)}" for k, v in sorted(value.items())) or "—"
         lines.append(f"{field.name.replace('_', ' ')}: {value}")
     return lines

@@ -6,8 +6,10 @@ Runtime code can only read a `Policy`; loosening it takes an edit of the file an
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from urllib.parse import urlsplit
 
 from engine.errors import WardenError
@@ -23,13 +25,16 @@ class PolicyError(WardenError, ValueError):
 class Policy:
     """Per-tool defaults, extra read-only commands, allowed hosts and auto-approved rules."""
 
-    tool_levels: dict[str, Level] = field(default_factory=dict)
+    tool_levels: Mapping[str, Level] = field(default_factory=dict)
     read_only_commands: frozenset[str] = frozenset()
     allowed_hosts: frozenset[str] = frozenset()
     irreversible_allowed_tools: frozenset[str] = frozenset()
     auto_approve_rules: frozenset[str] = frozenset()
     approval_ttl_seconds: int = 3600
     source: str = "built-in defaults"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tool_levels", MappingProxyType(dict(self.tool_levels)))
 
     @classmethod
     def load(cls, path: Path | None) -> "Policy":

@@ -16,7 +16,9 @@ from widgets.approval_list import ApprovalList
 async def test_policy_screen_and_remapped_approve(tmp_path: Path) -> None:
     home, workspace = tmp_path / "home", tmp_path / "workspace"
     home.mkdir()
-    (home / "policy.toml").write_text('[hosts]\nallow = ["docs.example.org"]\n', encoding="utf-8")
+    (home / "policy.toml").write_text(
+        '[hosts]\nallow = ["docs.example.org"]\n[tools."code.run"]\nlevel = "dangerous"\n', encoding="utf-8"
+    )
     (home / "keymap.toml").write_text('"warden.approve" = "y"\n', encoding="utf-8")
     app = create_app(home, workspace, demo=True, switches=Switches())
     async with app.run_test(size=SIZE) as pilot:
@@ -27,6 +29,7 @@ async def test_policy_screen_and_remapped_approve(tmp_path: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, PolicyScreen), "the policy screen")
         shown = str(app.screen.query_one(Static).render())
         assert "docs.example.org" in shown and str(home / "policy.toml") in shown
+        assert "code.run: dangerous" in shown
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, PolicyScreen), "the policy screen to close")
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
 from engine.demo import SCRATCH_BYTES, demo_tasks, seed_workspace
 from engine.gate.gate import Decision, Gate
 from engine.gate.policy import Policy
-from engine.gate.verdict import Tier
+from engine.gate.verdict import Level, Tier
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskStatus
 from engine.tools.call import ToolCall
@@ -52,3 +56,11 @@ async def test_auto_approved_rule_runs_without_asking(tmp_path) -> None:
         assert (tmp_path / "ws" / "scratch.txt").read_bytes() == SCRATCH_BYTES
     finally:
         await runtime.close()
+
+
+def test_policy_cannot_be_loosened_while_running() -> None:
+    policy = Policy(tool_levels={"fs.delete": Level.DANGEROUS})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        policy.auto_approve_rules = frozenset({"fs.delete"})
+    with pytest.raises(TypeError):
+        policy.tool_levels["fs.delete"] = Level.SAFE
