@@ -83,6 +83,11 @@ class Program:
         pattern += _loose(self.goal_template[last:])
         return re.compile(rf"^\s*{pattern}\s*$", re.IGNORECASE)
 
+    def bind(self, goal: str) -> dict[str, str] | None:
+        """The parameters a goal gives this program, or None when the goal is not of its family."""
+        found = self.goal_pattern().match(goal)
+        return {name: value.strip() for name, value in found.groupdict().items()} if found else None
+
     def to_json(self) -> dict[str, Any]:
         """A deep copy as plain JSON data: editing it never changes this program."""
         return copy.deepcopy({

@@ -9,10 +9,10 @@ def select(goal: str, programs: list[Program]) -> tuple[Program, dict[str, str]]
     """The most specific program whose goal template matches the goal, with its bound params."""
     matches = []
     for program in programs:
-        found = program.goal_pattern().match(goal)
-        if found:
+        params = program.bind(goal)
+        if params is not None:
             literal = len(program.goal_template) - sum(len(name) + 2 for name in program.params)
-            matches.append((literal, program, {k: v.strip() for k, v in found.groupdict().items()}))
+            matches.append((literal, program, params))
     if not matches:
         return None
     _, program, params = max(matches, key=lambda match: match[0])

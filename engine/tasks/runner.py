@@ -13,8 +13,8 @@ from pathlib import Path
 from engine.agents.scripted import ScriptedAgent
 from engine.events.bus import EventBus
 from engine.events.records import (
-    AgentStepped, ApprovalDecided, TaskCancelled, ProgramRejected, ProgramStored, ReplayFellBack, ReplayStarted,
-    StateChecked, TaskFailed, TaskPaused, TaskQueued, TaskResumed, TaskStarted, TaskSucceeded,
+    AgentStepped, ApprovalDecided, ProgramRejected, ProgramStored, ReplayFellBack, ReplayStarted, StateChecked,
+    TaskCancelled, TaskFailed, TaskPaused, TaskQueued, TaskResumed, TaskStarted, TaskSucceeded,
 )
 from engine.gate.approvals import ApprovalBook, ApprovalStatus
 from engine.programs.compiler import compile_run
@@ -138,8 +138,7 @@ class TaskRunner:
 
     async def _replay(self, task: Task, program: Program) -> ReplayResult:
         """Replay the task's program; a mismatch or a failed step is the screen disagreeing with it."""
-        found = program.goal_pattern().match(task.goal)
-        params = {k: v.strip() for k, v in found.groupdict().items()} if found else {}
+        params = program.bind(task.goal) or {}
         done = await self.queue.count_steps(task.id, "replay")
         if done == 0:
             await self._bus.publish(ReplayStarted(task.id, program.id, params))

@@ -1,7 +1,8 @@
 """One step, the same way for an agent and a replay: gate, approval, snapshot, run, receipt.
 
-The step is marked `dispatching` before its side effect (write ahead) and `done` with its
-receipt in one transaction after it; a step found `dispatching` on resume is settled by
+The step is marked `dispatching` before its side effect (write ahead) and `done` (or
+`failed`: a failing tool may still have changed something) with its receipt in one
+transaction after it; a step found `dispatching` on resume is settled by
 the tool's effect check, or else needs a fresh approval rather than a blind retry.
 """
 
@@ -57,7 +58,9 @@ class Stepper:
         ruling = self.gate.rule(call, tool.tier_for(call.args))
         verdict = ruling.verdict
         if self.gate.enabled:
-            await self.bus.publish(ActionClassified(task_id, idx, call.as_json(), verdict.level.label, verdict.tier.value, list(verdict.rules), verdict.reason))
+            await self.bus.publish(ActionClassified(
+                task_id, idx, call.as_json(), verdict.level.label, verdict.tier.value, list(verdict.rules), verdict.reason,
+            ))
         if ruling.decision is Decision.BLOCK:
             return await self._block(task_id, idx, call, source, state_id, verdict)
         approval = None
@@ -73,18 +76,24 @@ class Stepper:
                 if approval is not None:
                     await self.approvals.consume(db, approval, call)
                 await self.queue.mark_step(db, task_id, idx, call, "dispatching", source, state_id)
-            output = await tool.run(self.env, call.args)
-        except (ToolError, EscapeError, ApprovalError, OSError) as exc:
+        except (EscapeError, ApprovalError, OSError) as exc:
             if prepared is not None and prepared.snapshot_path:
                 shutil.rmtree(prepared.snapshot_path, ignore_errors=True)
             async with self.store.transaction() as db:
                 await self.queue.mark_step(db, task_id, idx, call, "failed", source, state_id)
             return StepOutcome(StepStatus.FAILED, str(exc))
+        try:
+            output, status = await tool.run(self.env, call.args), "done"
+        except (ToolError, EscapeError, OSError) as exc:
+            output, status = str(exc), "failed"
         async with self.store.transaction() as db:
             receipt = None
             if prepared is not None:
-                receipt = await self.journal.commit(db, prepared, task_id, idx, call, verdict.tier, tool.describe(call.args))
-            await self.queue.mark_step(db, task_id, idx, call, "done", source, state_id, receipt.id if receipt else None)
+                summary = tool.describe(call.args) if status == "done" else f"FAILED {tool.describe(call.args)}"
+                receipt = await self.journal.commit(db, prepared, task_id, idx, call, verdict.tier, summary)
+            await self.queue.mark_step(db, task_id, idx, call, status, source, state_id, receipt.id if receipt else None)
+        if status == "failed":
+            return StepOutcome(StepStatus.FAILED, output)
         await self.bus.publish(ActionCompleted(task_id, idx, call.as_json(), receipt.id if receipt else "", source, output[-500:]))
         return StepOutcome(StepStatus.DONE, output)
 

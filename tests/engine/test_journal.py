@@ -46,3 +46,15 @@ async def test_shell_step_is_journaled_and_undone(runtime, run_approving, db, ws
     await runtime.undo(receipt["id"])
     assert not (ws / "out.txt").exists()
     assert {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()} == before
+
+
+async def test_a_failing_step_keeps_a_receipt_for_what_it_changed(runtime, run_approving, db, ws):
+    spec = TaskSpec(goal="Write part of a file, then fail", plan=(ToolCall("shell.run", {"command": "echo partial > part.txt; false"}),))
+    task = await run_approving(runtime, spec)
+    assert task.status is TaskStatus.FAILED and "exit 1" in task.error
+    assert (ws / "part.txt").read_bytes() == b"partial\n"
+    assert db("SELECT status FROM steps WHERE task_id = ?", task.id) == [{"status": "failed"}]
+    [receipt] = db("SELECT id, reversal, summary FROM receipts WHERE task_id = ?", task.id)
+    assert receipt["reversal"] == "reversible" and receipt["summary"].startswith("FAILED")
+    await runtime.undo(receipt["id"])
+    assert not (ws / "part.txt").exists()
