@@ -16,11 +16,13 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header
 from textual.worker import Worker, WorkerState
 
+from app.messages import EngineReported
 from app.palette import WardenCommands
 from app.screens.policy import PolicyScreen
 from engine.demo import demo_tasks, seed_workspace
 from engine.errors import WardenError
-from engine.events.records import Event, ProgramRejected, ReplayStarted, StateChecked
+from engine.events.bus import Subscription
+from engine.events.records import ProgramRejected, ReplayStarted, StateChecked
 from engine.runtime import Runtime, Switches, warden_home
 from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
@@ -118,11 +120,12 @@ class WardenApp(App[int]):
         await self.runtime.watch_programs()
 
     @work(exclusive=True, group="events", exit_on_error=False)
-    async def follow_events(self, events) -> None:
+    async def follow_events(self, events: Subscription) -> None:
         async for event in events:
-            self.on_engine_event(event)
+            self.post_message(EngineReported(event))
 
-    def on_engine_event(self, event: Event) -> None:
+    def on_engine_reported(self, message: EngineReported) -> None:
+        event = message.event
         if isinstance(event, ReplayStarted):
             self.query_one(ProgramGraph).begin(event.program_id)
         elif isinstance(event, StateChecked):
@@ -159,52 +162,41 @@ class WardenApp(App[int]):
     @work(exclusive=True, group="graph", exit_on_error=False)
     async def show_graph(self, program_id: str) -> None:
         if self.runtime is not None:
-            self.query_one(ProgramGraph).show_program(await self.runtime.corpus.get(program_id))
+            self.query_one(ProgramGraph).show_program(await self.runtime.program(program_id))
 
     def action_approve(self) -> None:
-        self._decide(True)
+        if not self.query_one(ApprovalList).decide(approved=True):
+            self.notify("No call is waiting for approval.", severity="warning")
 
     def action_deny(self) -> None:
-        self._decide(False)
-
-    def _decide(self, approved: bool) -> None:
-        approval_id = self.query_one(ApprovalList).selected_key
-        if approval_id is None:
+        if not self.query_one(ApprovalList).decide(approved=False):
             self.notify("No call is waiting for approval.", severity="warning")
-            return
-        self.decide(approval_id, approved)
-
-    @work(group="decide", exit_on_error=False)
-    async def decide(self, approval_id: str, approved: bool) -> None:
-        if approved:
-            await self.runtime.approve(approval_id)
-        else:
-            await self.runtime.deny(approval_id)
-        self.notify(f"{'Approved' if approved else 'Denied'} {approval_id}.")
 
     def action_undo(self) -> None:
-        receipt_id = self.query_one(ReceiptJournal).selected_key
-        if receipt_id is None:
+        if not self.query_one(ReceiptJournal).request_undo():
             self.notify("Select a receipt in the journal first.", severity="warning")
-            return
-        self.undo(receipt_id)
-
-    @work(group="undo", exit_on_error=False)
-    async def undo(self, receipt_id: str) -> None:
-        receipt = await self.runtime.undo(receipt_id)
-        self.notify(f"Undid {receipt.summary}.")
 
     def action_cancel_task(self) -> None:
-        task_id = self.query_one(TaskQueue).selected_key
-        if task_id is None:
+        if not self.query_one(TaskQueue).request_cancel():
             self.notify("Select a task first.", severity="warning")
-            return
-        self.cancel_task(task_id)
+
+    @work(group="decide", exit_on_error=False)
+    async def on_approval_list_decided(self, message: ApprovalList.Decided) -> None:
+        if message.approved:
+            await self.runtime.approve(message.approval_id)
+        else:
+            await self.runtime.deny(message.approval_id)
+        self.notify(f"{'Approved' if message.approved else 'Denied'} {message.approval_id}.")
+
+    @work(group="undo", exit_on_error=False)
+    async def on_receipt_journal_undo_requested(self, message: ReceiptJournal.UndoRequested) -> None:
+        receipt = await self.runtime.undo(message.receipt_id)
+        self.notify(f"Undid {receipt.summary}.")
 
     @work(group="cancel", exit_on_error=False)
-    async def cancel_task(self, task_id: str) -> None:
-        await self.runtime.cancel(task_id)
-        self.notify(f"Cancelled {task_id}.")
+    async def on_task_queue_cancel_requested(self, message: TaskQueue.CancelRequested) -> None:
+        await self.runtime.cancel(message.task_id)
+        self.notify(f"Cancelled {message.task_id}.")
 
     def action_focus(self, widget_id: str) -> None:
         self.query_one(f"#{widget_id}").focus()

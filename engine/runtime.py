@@ -136,6 +136,9 @@ class Runtime:
     async def programs(self) -> list[Program]:
         return await self.corpus.all()
 
+    async def program(self, program_id: str) -> Program | None:
+        return await self.corpus.get(program_id)
+
     def events(self) -> Subscription:
         return self.bus.subscribe()
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from textual.message import Message
+
 from engine.gate.approvals import Approval
 from engine.tools.call import ToolCall
 from widgets.record_table import RecordTable
@@ -16,6 +20,20 @@ def brief(call: ToolCall, limit: int = 60) -> str:
 class ApprovalList(RecordTable):
     COLUMNS = ("task", "call", "level", "rules", "reason")
     EMPTY = "nothing waiting"
+
+    @dataclass
+    class Decided(Message):
+        """The operator approved or denied the highlighted call."""
+
+        approval_id: str
+        approved: bool
+
+    def decide(self, approved: bool) -> bool:
+        """Post `Decided` for the highlighted approval; False when nothing is waiting."""
+        if self.selected_key is None:
+            return False
+        self.post_message(self.Decided(self.selected_key, approved))
+        return True
 
     def show_approvals(self, approvals: list[Approval]) -> None:
         self.show(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.content import Content
+from textual.message import Message
 
 from engine.journal.receipt import Receipt, Reversal
 from widgets.record_table import RecordTable
@@ -20,6 +23,18 @@ REVERSAL = {
 class ReceiptJournal(RecordTable):
     COLUMNS = ("receipt", ("reversal", 13), "effect", "tier", "task")
     EMPTY = "no effects yet"
+
+    @dataclass
+    class UndoRequested(Message):
+        """The operator asked to undo the highlighted receipt."""
+
+        receipt_id: str
+
+    def request_undo(self) -> bool:
+        if self.selected_key is None:
+            return False
+        self.post_message(self.UndoRequested(self.selected_key))
+        return True
 
     def show_receipts(self, receipts: list[Receipt]) -> None:
         self.show(

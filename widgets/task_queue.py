@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.content import Content
+from textual.message import Message
 
 from engine.tasks.task import Task, TaskStatus
 from widgets.record_table import RecordTable
@@ -20,6 +23,18 @@ STATUS = {
 class TaskQueue(RecordTable):
     COLUMNS = ("task", ("status", 11), "mode", "goal")
     EMPTY = "no tasks"
+
+    @dataclass
+    class CancelRequested(Message):
+        """The operator asked to cancel the highlighted task."""
+
+        task_id: str
+
+    def request_cancel(self) -> bool:
+        if self.selected_key is None:
+            return False
+        self.post_message(self.CancelRequested(self.selected_key))
+        return True
 
     def show_tasks(self, tasks: list[Task]) -> None:
         self.show(
