@@ -16,7 +16,7 @@ from engine.gate.rules import Bank
 from engine.gate.rules.model import Check, Findings, Hit
 from engine.gate.shell.decode import simulate
 from engine.gate.shell.parse import SimpleCommand, parse
-from engine.gate.shell.unwrap import PRIVILEGED, unwrap
+from engine.gate.shell.unwrap import PRIVILEGED, skip_options, unwrap
 from engine.gate.shell.view import Command
 
 MAX_DEPTH = 5
@@ -285,7 +285,7 @@ class Analyser:
     def nested_string(self, cmd: Command, findings: Findings, depth: int) -> None:
         args = list(cmd.args)
         if cmd.name == "ssh":
-            rest = _after_options(args, _SSH_VALUES)
+            rest = skip_options(args, _SSH_VALUES)
             if len(rest) > 1:
                 self.script(" ".join(rest[1:]), findings, depth + 1)
         elif cmd.name in ("su", "runuser", "flock", "script", "sg"):
@@ -293,7 +293,7 @@ class Analyser:
                 if arg in ("-c", "--command", "--session-command") and i + 1 < len(args):
                     self.script(args[i + 1], findings, depth + 1)
         elif cmd.name == "watch":
-            rest = _after_options(args, frozenset({"-n", "--interval", "-d", "--differences"}))
+            rest = skip_options(args, frozenset({"-n", "--interval", "-d", "--differences"}))
             if rest:
                 self.script(" ".join(rest), findings, depth + 1)
         elif cmd.name == "alias":
@@ -384,18 +384,6 @@ class Analyser:
                 argv.append(value)
             self.simple(SimpleCommand(argv), findings, depth, via="parallel")
         return True
-
-
-def _after_options(args: list[str], values: frozenset[str]) -> list[str]:
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            return args[i + 1 :]
-        if not arg.startswith("-"):
-            return args[i:]
-        i += 2 if arg in values else 1
-    return []
 
 
 _PLAIN = re.compile(r"""[^$`;&|<>(){}\n\\#!\[\]]{1,2000}""")

@@ -100,11 +100,11 @@ def unwrap(argv: list[str]) -> Unwrapped:
             text, tail = (attached, rest[1:]) if attached else ((rest[1] if len(rest) > 1 else ""), rest[2:])
             rest = text.split() + tail
         if name == "timeout":
-            rest = _skip_options(rest, spec.values)
+            rest = skip_options(rest, spec.values)
             if rest and _DURATION.fullmatch(rest[0]):
                 rest = rest[1:]
         else:
-            rest = _skip_options(rest, spec.values)
+            rest = skip_options(rest, spec.values)
             if name in ("taskset", "chrt") and rest and _CPU_LIST.fullmatch(rest[0]):
                 rest = rest[1:]
             elif spec.positionals and name not in ("taskset", "chrt"):
@@ -120,7 +120,8 @@ def unwrap(argv: list[str]) -> Unwrapped:
     return out
 
 
-def _skip_options(rest: list[str], values: frozenset[str]) -> list[str]:
+def skip_options(rest: list[str], values: frozenset[str]) -> list[str]:
+    """The arguments after a program's own options; `values` names the options that take a value."""
     i = 0
     while i < len(rest):
         arg = rest[i]
