@@ -8,7 +8,7 @@ import sys
 
 from engine.errors import WardenError
 
-COMMANDS = ("demo", "classify", "bench")
+COMMANDS = ("demo", "submit", "classify", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

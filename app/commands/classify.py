@@ -7,8 +7,10 @@ import json
 import sys
 from pathlib import Path
 
+from engine.errors import WardenError
 from engine.gate.classifier import Classifier
 from engine.gate.policy import Policy
+from engine.runtime import warden_home
 from engine.tools.call import ToolCall
 
 TOOLS = {"shell": ("shell.run", "command"), "code": ("code.run", "code"), "fs": ("fs.write", "path"),
@@ -25,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="what a plain line is: a shell command, python code, a file path or a URL (default shell)")
     parser.add_argument("--jsonl", action="store_true",
                         help='read {"command": ...} or {"tool": ..., "args": {...}} per line and print JSON verdicts')
-    parser.add_argument("--policy", type=Path, help="policy TOML file (default: built-in defaults)")
+    parser.add_argument("--policy", type=Path,
+                        help="policy TOML file (default: $WARDEN_HOME/policy.toml when it exists, else built-in defaults)")
     parser.set_defaults(func=run)
 
 
@@ -43,7 +46,9 @@ def _call(line: str, args: argparse.Namespace) -> ToolCall:
 
 
 def run(args: argparse.Namespace) -> int:
-    classifier = Classifier(Policy.load(args.policy) if args.policy else None)
+    if args.policy is not None and not args.policy.is_file():
+        raise WardenError(f"no policy file at {args.policy}")
+    classifier = Classifier(Policy.load(args.policy or warden_home() / "policy.toml"))
     failures = 0
     for number, line in enumerate(sys.stdin, 1):
         line = line.rstrip("\n")

@@ -55,3 +55,10 @@ class Subscription:
 
     async def __anext__(self) -> Event:
         return await self._queue.get()
+
+    def drain(self) -> list[Event]:
+        """The events already delivered and not yet read, without waiting for more."""
+        events = []
+        while not self._queue.empty():
+            events.append(self._queue.get_nowait())
+        return events

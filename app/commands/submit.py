@@ -1,0 +1,100 @@
+"""`warden submit`: queue tasks from a JSON file, and optionally run them here with live progress."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+
+from rich.console import Console
+
+from engine.errors import WardenError
+from engine.events.bus import Subscription
+from engine.events.records import (
+    ActionBlocked, ActionCompleted, ApprovalRequested, Event, ProgramRejected, ProgramStored, ReplayFellBack,
+    StateChecked, TaskFailed, TaskStarted, TaskSucceeded,
+)
+from engine.runtime import Runtime, warden_home
+from engine.tasks.task import TaskSpec
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "submit", help="queue tasks from a JSON file",
+        description='FILE holds one task or a list of tasks: {"goal": ..., "plan": [{"tool": ..., "args": {...}}, ...], '
+        '"evaluator": {predicate}}. They are queued in $WARDEN_HOME; the console runs them, or --run runs them here.',
+    )
+    parser.add_argument("file", type=Path, help="the task file (JSON)")
+    parser.add_argument("--run", action="store_true", help="run the queue here until nothing more can run, showing each step")
+    parser.add_argument("--workspace", type=Path, help="the workspace the tools act in (default $WARDEN_HOME/workspace)")
+    parser.set_defaults(func=run)
+
+
+def load_specs(path: Path) -> list[TaskSpec]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WardenError(f"{path}: not a readable JSON task file ({exc})") from None
+    items = raw if isinstance(raw, list) else [raw]
+    specs = []
+    for number, item in enumerate(items, 1):
+        try:
+            specs.append(TaskSpec.from_json(item))
+        except (KeyError, TypeError, ValueError, AttributeError, WardenError) as exc:
+            raise WardenError(f"{path}: task {number}: {exc}") from None
+    return specs
+
+
+def run(args: argparse.Namespace) -> int:
+    specs = load_specs(args.file)
+    return asyncio.run(_submit(specs, args.workspace, args.run))
+
+
+async def _submit(specs: list[TaskSpec], workspace: Path | None, run_here: bool) -> int:
+    console = Console(highlight=False)
+    runtime = await Runtime.open(warden_home(), workspace)
+    try:
+        events = runtime.events()
+        tasks = [await runtime.submit(spec) for spec in specs]
+        for task in tasks:
+            console.print(f"queued {task.id}  {task.goal}")
+        if not run_here:
+            return 0
+        printer = asyncio.create_task(_follow(console, events))
+        try:
+            await runtime.run_until_idle()
+        finally:
+            printer.cancel()
+        for event in events.drain():
+            _show(console, event)
+        statuses = {task.id: (await runtime.queue.get(task.id)).status.value for task in tasks}
+        waiting = [task_id for task_id, status in statuses.items() if status == "paused"]
+        if waiting:
+            console.print(f"{len(waiting)} task(s) wait for approval: open the console with `warden` to decide")
+        return 0 if all(status in ("succeeded", "paused") for status in statuses.values()) else 1
+    finally:
+        await runtime.close()
+
+
+async def _follow(console: Console, events: Subscription) -> None:
+    async for event in events:
+        _show(console, event)
+
+
+def _show(console: Console, event: Event) -> None:
+    """One line per event a person follows a run by; the rest stay in the database."""
+    line = {
+        TaskStarted: lambda e: f"[bold]{e.task_id}[/] ▶ {e.mode}" + (f" (program {e.program_id})" if e.program_id else ""),
+        StateChecked: lambda e: f"  {'✔' if e.passed else '✖'} state {e.state_id}",
+        ActionCompleted: lambda e: f"  ● {e.call['tool']} ({e.source})",
+        ApprovalRequested: lambda e: f"  ‖ {e.call['tool']} waits for approval: {e.reason}",
+        ActionBlocked: lambda e: f"  ✖ {e.call['tool']} {e.reason}",
+        ReplayFellBack: lambda e: f"  ↪ replay fell back at {e.state_id}: {e.reason}",
+        TaskSucceeded: lambda e: f"[bold]{e.task_id}[/] ✔ done",
+        TaskFailed: lambda e: f"[bold]{e.task_id}[/] ✖ failed: {e.error}",
+        ProgramStored: lambda e: f"  ★ stored program {e.program_id}",
+        ProgramRejected: lambda e: f"  ☆ program not stored: {e.reason}",
+    }.get(type(event))
+    if line is not None:
+        console.print(line(event), markup=True)
