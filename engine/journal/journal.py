@@ -88,8 +88,28 @@ class Journal:
         rows = await self._store.fetchall("SELECT * FROM receipts WHERE task_id = ? ORDER BY step_idx", (task_id,))
         return [Receipt.from_row(row) for row in rows]
 
+    async def _later_changes(self, receipt_id: str, covered: list[str]) -> list[str]:
+        """Reversible receipts written after this one whose paths overlap it: restoring would discard them."""
+        rows = await self._store.fetchall(
+            "SELECT id, snapshot_path FROM receipts WHERE rowid > (SELECT rowid FROM receipts WHERE id = ?)"
+            " AND reversal = ? AND snapshot_path IS NOT NULL ORDER BY rowid DESC",
+            (receipt_id, Reversal.REVERSIBLE.value),
+        )
+        blockers = []
+        for row in rows:
+            manifest = Path(row["snapshot_path"])
+            if (manifest / "manifest.json").exists() and any(
+                snapshot.overlaps(mine, theirs) for mine in covered for theirs in snapshot.paths(manifest)
+            ):
+                blockers.append(row["id"])
+        return blockers
+
     async def undo(self, receipt_id: str) -> Receipt:
-        """Restore the snapshot and mark the receipt reversed; refuses anything else."""
+        """Restore the snapshot and mark the receipt reversed.
+
+        Refuses a receipt that is not reversible, and one whose paths a later, still
+        reversible receipt changed: undoing it would silently discard that later change.
+        """
         receipt = await self.get(receipt_id)
         if receipt.reversal is Reversal.REVERSED:
             raise UndoError(f"receipt {receipt_id} was already undone")
@@ -101,6 +121,11 @@ class Journal:
                 "UPDATE receipts SET reversal = ? WHERE id = ?", (Reversal.IRRECOVERABLE.value, receipt_id)
             )
             raise UndoError(f"snapshot of receipt {receipt_id} is missing; marked irrecoverable")
+        blockers = await self._later_changes(receipt_id, snapshot.paths(path))
+        if blockers:
+            raise UndoError(
+                f"receipt {receipt_id}: later receipt(s) {', '.join(blockers[:3])} changed the same paths; undo those first"
+            )
         snapshot.restore(self._env, path)
         now = time.time()
         await self._store.execute(

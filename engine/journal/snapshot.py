@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from engine.envs.workspace import WorkspaceEnv
 
@@ -25,6 +25,18 @@ def take(env: WorkspaceEnv, paths: list[str], into: Path) -> None:
             shutil.copy2(source, into / entry["copy"], follow_symlinks=False)
         manifest.append(entry)
     (into / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def paths(snapshot: Path) -> list[str]:
+    """The workspace paths a snapshot covers."""
+    manifest = json.loads((snapshot / "manifest.json").read_text(encoding="utf-8"))
+    return [entry["path"] for entry in manifest]
+
+
+def overlaps(first: str, second: str) -> bool:
+    """Whether restoring one path could change the other: equal, nested, or the whole workspace."""
+    a, b = PurePosixPath(first.strip("/") or "."), PurePosixPath(second.strip("/") or ".")
+    return "." in (str(a), str(b)) or a == b or a in b.parents or b in a.parents
 
 
 def restore(env: WorkspaceEnv, snapshot: Path) -> list[str]:

@@ -58,3 +58,15 @@ async def test_a_failing_step_keeps_a_receipt_for_what_it_changed(runtime, run_a
     assert receipt["reversal"] == "reversible" and receipt["summary"].startswith("FAILED")
     await runtime.undo(receipt["id"])
     assert not (ws / "part.txt").exists()
+
+
+async def test_undo_refuses_to_discard_a_later_change_to_the_same_path(runtime, run, ws):
+    task = await run(runtime, demo_tasks()[0])
+    mkdir, write, append = await runtime.journal.for_task(task.id)
+    with pytest.raises(UndoError, match=write.id):
+        await runtime.undo(mkdir.id)
+    assert (ws / "notes" / "release-1.2.md").exists()
+    for receipt in (append, write, mkdir):
+        await runtime.undo(receipt.id)
+    assert not (ws / "notes").exists()
+    assert (ws / "CHANGELOG.md").read_text() == "# Changelog\n"
