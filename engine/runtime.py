@@ -71,7 +71,7 @@ def build_registry() -> ToolRegistry:
 class Runtime:
     def __init__(
         self, home: Path, store: Store, bus: EventBus, policy: Policy, env: WorkspaceEnv, switches: Switches,
-        pace: float = 0.0,
+        pace: float = 0.0, lease_seconds: float = 30.0,
     ) -> None:
         self.home = home
         self.store = store
@@ -88,12 +88,15 @@ class Runtime:
         self.queue = TaskQueue(store)
         stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry, env)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
-        self.runner: TaskBackend = TaskRunner(self.queue, bus, stepper, self.approvals, self.corpus, verifier, home / "runs", switches.fallback, pace)
+        self.runner: TaskBackend = TaskRunner(
+            self.queue, bus, stepper, self.approvals, self.corpus, verifier, home / "runs", switches.fallback, pace,
+            lease_seconds,
+        )
 
     @classmethod
     async def open(
         cls, home: Path | None = None, workspace: Path | None = None, switches: Switches | None = None,
-        policy: Policy | None = None, pace: float = 0.0,
+        policy: Policy | None = None, pace: float = 0.0, lease_seconds: float = 30.0,
     ) -> "Runtime":
         """Open (creating if needed) the home's database; `pace` slows steps so a person can watch."""
         home = Path(home) if home else warden_home()
@@ -101,7 +104,7 @@ class Runtime:
         policy = policy or Policy.load(home / "policy.toml")
         store = await Store.open(home / "warden.db")
         env = WorkspaceEnv(Path(workspace) if workspace else home / "workspace")
-        runtime = cls(home, store, EventBus(store), policy, env, switches or Switches.from_env(), pace)
+        runtime = cls(home, store, EventBus(store), policy, env, switches or Switches.from_env(), pace, lease_seconds)
         runtime.warnings = await runtime.corpus.import_files(SHIPPED)
         return runtime
 

@@ -77,4 +77,7 @@ MIGRATIONS: tuple[str, ...] = (
         at REAL NOT NULL
     );
     """,
+    """
+    ALTER TABLE tasks ADD COLUMN heartbeat_at REAL;
+    """,
 )

@@ -42,9 +42,28 @@ class TaskQueue:
             "SELECT id FROM tasks WHERE status = ? ORDER BY created_at, rowid LIMIT 8", (TaskStatus.QUEUED.value,)
         )
         for row in rows:
-            if await self.move(row["id"], TaskStatus.RUNNING, expect=TaskStatus.QUEUED):
+            now = time.time()
+            claimed = await self._store.execute(
+                "UPDATE tasks SET status = ?, updated_at = ?, heartbeat_at = ? WHERE id = ? AND status = ?",
+                (TaskStatus.RUNNING.value, now, now, row["id"], TaskStatus.QUEUED.value),
+            )
+            if claimed:
                 return await self.get(row["id"])
         return None
+
+    async def beat(self, task_id: str) -> None:
+        """The runner holding this task is alive."""
+        await self._store.execute(
+            "UPDATE tasks SET heartbeat_at = ? WHERE id = ? AND status = ?", (time.time(), task_id, TaskStatus.RUNNING.value)
+        )
+
+    async def reap(self, lease_seconds: float) -> list[str]:
+        """Put back in the queue every running task whose runner has not beaten within the lease."""
+        rows = await self._store.fetchall(
+            "SELECT id FROM tasks WHERE status = ? AND COALESCE(heartbeat_at, 0) < ?",
+            (TaskStatus.RUNNING.value, time.time() - lease_seconds),
+        )
+        return [row["id"] for row in rows if await self.move(row["id"], TaskStatus.QUEUED, expect=TaskStatus.RUNNING)]
 
     async def move(self, task_id: str, status: TaskStatus, expect: TaskStatus | None = None, error: str | None = None) -> bool:
         sql = "UPDATE tasks SET status = ?, error = COALESCE(?, error), updated_at = ? WHERE id = ?"

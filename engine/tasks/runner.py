@@ -33,7 +33,7 @@ from engine.tools.outcome import StepStatus
 class TaskRunner:
     def __init__(
         self, queue: TaskQueue, bus: EventBus, stepper: Stepper, approvals: ApprovalBook, corpus: Corpus,
-        verifier: Verifier | None, runs: Path, fallback: bool = True, pace: float = 0.0,
+        verifier: Verifier | None, runs: Path, fallback: bool = True, pace: float = 0.0, lease_seconds: float = 30.0,
     ) -> None:
         self.queue = queue
         self._bus = bus
@@ -44,6 +44,7 @@ class TaskRunner:
         self._runs = runs
         self._fallback = fallback
         self._pace = pace
+        self._lease = lease_seconds
         self._wake = asyncio.Event()
 
     async def submit(self, spec: TaskSpec) -> Task:
@@ -81,7 +82,13 @@ class TaskRunner:
             if await self.queue.move(approval.task_id, TaskStatus.FAILED, expect=TaskStatus.PAUSED, error=error):
                 await self._bus.publish(TaskFailed(approval.task_id, error))
 
+    async def recover(self) -> None:
+        """Tasks whose runner died mid-run (its heartbeat stopped) go back in the queue to resume."""
+        for task_id in await self.queue.reap(self._lease):
+            await self._bus.publish(TaskResumed(task_id, "recovered: its runner stopped without finishing"))
+
     async def run_until_idle(self) -> None:
+        await self.recover()
         await self.expire_approvals()
         while (task := await self.queue.claim()) is not None:
             await self.run(task)
@@ -97,11 +104,19 @@ class TaskRunner:
                 pass
 
     async def run(self, task: Task) -> None:
+        heartbeat = asyncio.create_task(self._beat(task.id))
         try:
             await self._run(task)
         except Exception as exc:
             await self._fail(task, f"internal error: {type(exc).__name__}: {exc}")
             raise
+        finally:
+            heartbeat.cancel()
+
+    async def _beat(self, task_id: str) -> None:
+        while True:
+            await asyncio.sleep(self._lease / 3)
+            await self.queue.beat(task_id)
 
     async def _run(self, task: Task) -> None:
         spec, mode, program_id = task.spec, task.mode, task.program_id

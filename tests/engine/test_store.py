@@ -55,3 +55,22 @@ async def test_database_is_wal_migrated_and_durable(tmp_path, db):
         assert db("SELECT status FROM tasks") == [{"status": "queued"}]
     finally:
         await runtime.close()
+
+
+async def test_an_older_database_is_migrated_forward_keeping_its_rows(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    with sqlite3.connect(home / "warden.db") as old:
+        old.executescript(MIGRATIONS[0])
+        old.execute(
+            "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at) VALUES ('t-old', 'g', ?, 'queued', 1, 1)",
+            ('{"goal": "Publish the release note for version 0.9"}',),
+        )
+        old.execute("PRAGMA user_version = 1")
+    runtime = await Runtime.open(home, tmp_path / "ws", Switches())
+    await runtime.close()
+    with sqlite3.connect(home / "warden.db") as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 2
+        columns = {row[1] for row in db.execute("PRAGMA table_info(tasks)")}
+        assert "heartbeat_at" in columns
+        assert db.execute("SELECT id, status FROM tasks").fetchall() == [("t-old", "queued")]
