@@ -28,7 +28,10 @@ def release_note(version: str) -> TaskSpec:
         goal=f"Publish the release note for version {version}",
         plan=(
             ToolCall("fs.mkdir", {"path": "notes"}),
-            ToolCall("fs.write", {"path": f"notes/release-{version}.md", "content": f"# Release {version}\n\nWhat changed in {version}.\n"}),
+            ToolCall("fs.write", {
+                "path": f"notes/release-{version}.md",
+                "content": f"# Release {version}\n\nWhat changed in {version}.\n",
+            }),
             ToolCall("fs.append", {"path": "CHANGELOG.md", "content": f"- {version}: see notes/release-{version}.md\n"}),
         ),
         evaluator={"all": [

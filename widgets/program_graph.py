@@ -72,7 +72,8 @@ class ProgramGraph(Widget):
             lines.append(Content.from_markup("[$text-muted]│   ? $check[/]", check=describe(state.check)))
             if position + 1 < len(path):
                 transition = next(t for t in program.leaving(state_id) if t.target == path[position + 1])
-                lines.append(Content.from_markup("│ [$accent]▼ $tool[/] $target", tool=transition.action.tool, target=target(transition.action.args)))
+                action = transition.action
+                lines.append(Content.from_markup("│ [$accent]▼ $tool[/] $target", tool=action.tool, target=target(action.args)))
         return Content("\n").join(lines)
 
     def _node(self, program_id: str, state_id: str, description: str) -> Content:

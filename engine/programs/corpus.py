@@ -23,7 +23,9 @@ class Corpus:
 
     async def upsert(self, program: Program) -> None:
         body = json.dumps(program.to_json(), indent=2, ensure_ascii=False)
-        replaced = await self._store.fetchall("SELECT id FROM programs WHERE signature = ? AND id != ?", (program.signature, program.id))
+        replaced = await self._store.fetchall(
+            "SELECT id FROM programs WHERE signature = ? AND id != ?", (program.signature, program.id)
+        )
         async with self._store.transaction() as db:
             await db.execute("DELETE FROM programs WHERE signature = ? OR id = ?", (program.signature, program.id))
             await db.execute(

@@ -55,7 +55,8 @@ class Verifier:
             sandbox = WorkspaceEnv(clean).copy_to(sandbox_root)
             result = await Replayer(program, params, sandbox, self._sandbox_dispatch(sandbox), _ignore).run()
             if result.end is not ReplayEnd.COMPLETED:
-                return Verification(False, f"replay from clean did not complete: {result.end.value} at {result.state_id} {result.message}".strip())
+                why = f"replay from clean did not complete: {result.end.value} at {result.state_id} {result.message}"
+                return Verification(False, why.strip())
             if not holds(evaluator, sandbox):
                 return Verification(False, "replay completed but the task's evaluator failed")
             return Verification(True, "replay completed and the task's evaluator passed")

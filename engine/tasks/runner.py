@@ -143,7 +143,9 @@ class TaskRunner:
                 return
             if result.end is ReplayEnd.BLOCKED or not (self._fallback and spec.plan):
                 await self._corpus.record_run(program_id, task.id, result.end.value)
-                why = "" if result.end is ReplayEnd.BLOCKED else (" and fallback is off" if spec.plan else " and there is no agent plan to fall back to")
+                why = ""
+                if result.end is not ReplayEnd.BLOCKED:
+                    why = " and fallback is off" if spec.plan else " and there is no agent plan to fall back to"
                 await self._fail(task, f"replay {result.end.value} at {result.state_id or 'start'}: {result.message}{why}")
                 return
             await self._corpus.record_run(program_id, task.id, "fell back")

@@ -91,10 +91,11 @@ class Stepper:
             if prepared is not None:
                 summary = tool.describe(call.args) if status == "done" else f"FAILED {tool.describe(call.args)}"
                 receipt = await self.journal.commit(db, prepared, task_id, idx, call, verdict.tier, summary)
-            await self.queue.mark_step(db, task_id, idx, call, status, source, state_id, receipt.id if receipt else None)
+            receipt_id = receipt.id if receipt else None
+            await self.queue.mark_step(db, task_id, idx, call, status, source, state_id, receipt_id)
         if status == "failed":
             return StepOutcome(StepStatus.FAILED, output)
-        await self.bus.publish(ActionCompleted(task_id, idx, call.as_json(), receipt.id if receipt else "", source, output[-500:]))
+        await self.bus.publish(ActionCompleted(task_id, idx, call.as_json(), receipt_id or "", source, output[-500:]))
         return StepOutcome(StepStatus.DONE, output)
 
     async def _block(self, task_id, idx, call, source, state_id, verdict: Verdict) -> StepOutcome:

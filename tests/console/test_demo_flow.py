@@ -50,9 +50,11 @@ async def test_demo_approve_then_undo(tmp_path: Path) -> None:
         assert modes["Publish the release note for version 1.3"] == "replay"
 
         journal = app.query_one(ReceiptJournal)
-        (receipt_id,) = query(
-            home, "SELECT id FROM receipts WHERE json_extract(call, '$.tool') = 'fs.delete' AND json_extract(call, '$.args.path') = 'scratch.txt'"
-        )[0]
+        [(receipt_id,)] = query(
+            home,
+            "SELECT id FROM receipts WHERE json_extract(call, '$.tool') = 'fs.delete'"
+            " AND json_extract(call, '$.args.path') = 'scratch.txt'",
+        )
         await until(pilot, lambda: receipt_id in journal.rows, "the delete's receipt in the journal")
         journal.focus()
         await pilot.press("ctrl+home")
@@ -62,7 +64,8 @@ async def test_demo_approve_then_undo(tmp_path: Path) -> None:
         await pilot.press("u")
         await until(pilot, lambda: (workspace / "scratch.txt").exists(), "undo to restore the file")
         assert (workspace / "scratch.txt").read_bytes() == SCRATCH_BYTES
-        await until(pilot, lambda: query(home, "SELECT reversal FROM receipts WHERE id = ?", (receipt_id,)) == [("reversed",)], "the receipt to be marked reversed")
+        reversal = lambda: query(home, "SELECT reversal FROM receipts WHERE id = ?", (receipt_id,))  # noqa: E731
+        await until(pilot, lambda: reversal() == [("reversed",)], "the receipt to be marked reversed")
 
         assert app.query_one(TaskQueue).row_count == 4
         assert app.query_one(ProgramGraph).program is not None

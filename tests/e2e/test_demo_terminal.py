@@ -46,6 +46,7 @@ def test_demo_in_tmux(tmp_path: Path) -> None:
         assert scratch.read_bytes() == SCRATCH_BYTES
         wait_for(lambda: "reversed" in screen(), "the journal to show the receipt reversed")
         tmux("send-keys", "-t", session, "q")
-        wait_for(lambda: subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode != 0, "the console to quit", 10)
+        gone = lambda: subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode != 0  # noqa: E731
+        wait_for(gone, "the console to quit", 10)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

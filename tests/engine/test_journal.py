@@ -49,7 +49,8 @@ async def test_shell_step_is_journaled_and_undone(runtime, run_approving, db, ws
 
 
 async def test_a_failing_step_keeps_a_receipt_for_what_it_changed(runtime, run_approving, db, ws):
-    spec = TaskSpec(goal="Write part of a file, then fail", plan=(ToolCall("shell.run", {"command": "echo partial > part.txt; false"}),))
+    fail_midway = ToolCall("shell.run", {"command": "echo partial > part.txt; false"})
+    spec = TaskSpec(goal="Write part of a file, then fail", plan=(fail_midway,))
     task = await run_approving(runtime, spec)
     assert task.status is TaskStatus.FAILED and "exit 1" in task.error
     assert (ws / "part.txt").read_bytes() == b"partial\n"
