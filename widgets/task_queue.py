@@ -22,7 +22,7 @@ STATUS = {
 
 class TaskQueue(RecordTable):
     COLUMNS = ("task", ("status", 11), "mode", "goal")
-    EMPTY = "no tasks"
+    EMPTY = "no tasks · warden submit FILE queues some"
 
     @dataclass
     class CancelRequested(Message):

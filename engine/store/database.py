@@ -87,6 +87,9 @@ class Store:
                 raise StoreError(f"database {self.path} is busy: {exc}") from None
             try:
                 yield self._db
+            except sqlite3.OperationalError as exc:
+                await self._db.execute("ROLLBACK")
+                raise StoreError(f"database {self.path}: {exc}; nothing was written") from None
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
