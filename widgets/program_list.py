@@ -9,6 +9,7 @@ from widgets.record_table import RecordTable
 class ProgramList(RecordTable):
     COLUMNS = ("goal template", "states", "verified")
     EMPTY = "no programs yet"
+    KEEP_SELECTION = True
 
     def show_programs(self, programs: list[Program]) -> None:
         self.show(

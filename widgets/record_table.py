@@ -11,7 +11,9 @@ Cell = str | Content
 
 
 class RecordTable(DataTable):
-    """Rows are keyed by record id, so the cursor stays on the same record when rows change.
+    """Rows are keyed by record id; while the operator works in the table the cursor stays on
+    the same record as rows change, otherwise it rests on the first row (the newest, or the
+    oldest waiting). `KEEP_SELECTION` keeps it on its record even unfocused.
 
     A column given as `(label, width)` has a fixed width: styled cells need one, since
     the table sizes other columns from plain text.
@@ -19,6 +21,7 @@ class RecordTable(DataTable):
 
     COLUMNS: tuple[str | tuple[str, int], ...] = ()
     EMPTY = "nothing yet"
+    KEEP_SELECTION = False
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
@@ -35,7 +38,7 @@ class RecordTable(DataTable):
         for key, cells in rows:
             self.add_row(*cells, key=key)
         self.border_subtitle = f"{self.row_count}" if self.row_count else self.EMPTY
-        if selected is not None and selected in self.rows:
+        if (self.has_focus or self.KEEP_SELECTION) and selected is not None and selected in self.rows:
             self.move_cursor(row=self.get_row_index(selected), animate=False)
 
     @property
