@@ -16,7 +16,7 @@ from typing import Callable
 
 from engine.errors import WardenError
 from engine.gate.classifier import Classifier
-from engine.gate.shell.analyse import MAX_TEXT
+from engine.gate.shell.analyse import MAX_SEPARATORS, MAX_TEXT
 from engine.gate.verdict import Level
 from engine.tools.call import ToolCall
 
@@ -53,13 +53,15 @@ def load_corpus(path: Path) -> list[tuple[str, str]]:
 def adversarial_inputs(size: int = ADVERSARIAL_SIZE) -> dict[str, str]:
     """Hostile inputs of about `size` characters each, plus some just small enough to be parsed."""
     near = max(16, min(size, MAX_TEXT - 100))
+    stages = MAX_SEPARATORS - 10
+    word = "w" * max(1, near // stages - 12)
     return {
-        "pipes (parsed)": "cat x" + " | cat" * (near // 6),
-        "commands (parsed)": "a;" * (near // 2 - 8) + "rm -rf /",
-        "substitutions (parsed)": "echo " + "$(a) " * (near // 5),
-        "sh -c (parsed)": "sh -c '" + "ls; " * (near // 4 - 4) + "'",
-        "heredoc (parsed)": "bash <<EOF\n" + "ls\n" * (near // 3 - 5) + "EOF",
-        "find -exec (parsed)": "find . " + "-exec ls {} \\; " * (near // 16),
+        "pipes (parsed)": "cat x" + f" | cat {word}" * stages,
+        "commands (parsed)": f"echo {word};" * stages + "rm -rf /",
+        "substitutions (parsed)": "echo" + f" $(ls {word})" * stages,
+        "sh -c (parsed)": "sh -c '" + f"ls {word}; " * stages + "'",
+        "heredoc (parsed)": "bash <<EOF\n" + f"ls {word}\n" * stages + "EOF",
+        "find -exec (parsed)": "find . " + f"-exec ls {word[:-6]} {{}} \\; " * stages,
         "many-commands": "a;" * (size // 2),
         "long-word": "echo " + "x" * size,
         "rm-flags": "rm " + "-r " * (size // 3),
@@ -108,22 +110,30 @@ def _time(classifier: Classifier, command: str) -> tuple[int, Level]:
     return time.perf_counter_ns() - start, verdict.level
 
 
-def run(rows: list[tuple[str, str]], corpus: str, classifier: Classifier | None = None, iterations: int = 3,
+def run(rows: list[tuple[str, str]], corpus: str, classifier: Classifier | None = None, iterations: int = 7,
         adversarial_iterations: int = 5, adversarial_size: int = ADVERSARIAL_SIZE,
         progress: Progress | None = None) -> Report:
-    """Rates every corpus row `iterations` times and each adversarial input a few times."""
+    """Rates every corpus row `iterations` times and each adversarial input a few times.
+
+    A command's latency is its best of the passes (as `timeit` does), so a burst of noise
+    on a shared machine does not pass for the gate's cost; the median over every sample is
+    reported beside it. An adversarial input's time is the median of its runs.
+    """
     classifier = classifier or Classifier()
     report = Report(corpus)
     _time(classifier, "ls")
-    timings: list[int] = []
+    samples: list[int] = []
+    best: dict[int, int] = {}
     levels: dict[int, Level] = {}
     for _ in range(max(1, iterations)):
         for index, (_label, command) in enumerate(rows):
             elapsed, level = _time(classifier, command)
-            timings.append(elapsed)
+            samples.append(elapsed)
+            best[index] = min(elapsed, best.get(index, elapsed))
             levels[index] = level
             if progress:
                 progress(1)
+    timings = list(best.values())
     by_label: dict[str, list[Level]] = {}
     report.misses = {"catastrophic": [], "dangerous": [], "safe": []}
     for index, (label, command) in enumerate(rows):
@@ -150,6 +160,7 @@ def run(rows: list[tuple[str, str]], corpus: str, classifier: Classifier | None 
             "median": round(statistics.median(ordered) / 1000, 1),
             "p99": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] / 1000, 1),
             "mean": round(statistics.fmean(ordered) / 1000, 1),
+            "median_all_samples": round(statistics.median(samples) / 1000, 1),
         }
         report.throughput_per_s = round(len(timings) / (sum(timings) / 1e9), 1)
     for name, text in adversarial_inputs(adversarial_size).items():
@@ -159,6 +170,6 @@ def run(rows: list[tuple[str, str]], corpus: str, classifier: Classifier | None 
             runs.append(elapsed)
             if progress:
                 progress(1)
-        report.adversarial_ms[name] = round(max(runs) / 1e6, 2)
+        report.adversarial_ms[name] = round(statistics.median(runs) / 1e6, 2)
         report.adversarial_levels[name] = level.label
     return report

@@ -21,6 +21,8 @@ from engine.gate.shell.view import Command
 
 MAX_DEPTH = 5
 MAX_TEXT = 16_000
+MAX_SEPARATORS = 400
+_SEPARATORS = ("|", ";", "&", "\n", "$(", "`", "<(", ">(")
 SHELLS = frozenset("sh bash zsh dash ash ksh mksh oksh pdksh csh tcsh fish yash posh rbash".split())
 INLINE_FLAGS: dict[str, frozenset[str]] = {
     "python": frozenset({"-c"}), "node": frozenset({"-e", "--eval", "-p", "--print"}), "nodejs": frozenset({"-e", "--eval", "-p"}),
@@ -81,6 +83,10 @@ class Analyser:
         if argv is not None:
             if argv:
                 self.simple(SimpleCommand(argv), findings, depth)
+            return
+        if sum(map(text.count, _SEPARATORS)) > MAX_SEPARATORS:
+            self.hit(findings, "shell.too-complex", f"over {MAX_SEPARATORS} command separators or substitutions")
+            self.raw(text, findings, fallback=True)
             return
         parsed = parse(text)
         if parsed.error or parsed.truncated:
