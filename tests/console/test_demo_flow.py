@@ -21,7 +21,7 @@ def query(home: Path, sql: str, params: tuple = ()) -> list[tuple]:
         return db.execute(sql, params).fetchall()
 
 
-async def until(pilot, condition, what: str, attempts: int = 400) -> None:
+async def until(pilot, condition, what: str, attempts: int = 1500) -> None:
     for _ in range(attempts):
         if condition():
             return

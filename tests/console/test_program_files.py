@@ -21,11 +21,11 @@ async def test_edited_program_file_is_reloaded_and_a_broken_one_refused(tmp_path
         program = json.loads(path.read_text())
         program["goal_template"] = "Put the file {file} in the archive"
         path.write_text(json.dumps(program))
-        await until(pilot, lambda: "Put the file {file} in the archive" in str(programs.get_row_at(0)), "the reload", 600)
+        await until(pilot, lambda: "Put the file {file} in the archive" in str(programs.get_row_at(0)), "the reload")
         stored = json.loads(query(home, "SELECT body FROM programs")[0][0])
         assert stored["goal_template"] == "Put the file {file} in the archive"
 
         (home / "programs" / "broken.json").write_text('{"id": "p-broken", "states": [')
         refusals = lambda: query(home, "SELECT payload FROM task_events WHERE kind = 'ProgramRejected'")  # noqa: E731
-        await until(pilot, lambda: any("broken.json" in row[0] for row in refusals()), "the refusal", 600)
+        await until(pilot, lambda: any("broken.json" in row[0] for row in refusals()), "the refusal")
         assert len(query(home, "SELECT id FROM programs")) == 1

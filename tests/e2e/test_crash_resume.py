@@ -42,7 +42,7 @@ async def test_sigkilled_runner_resumes_without_repeating_side_effects(tmp_path:
         env={**os.environ, "WARDEN_HOME": str(home)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
-        for _ in range(1000):
+        for _ in range(3000):
             if step_status(home, 1) == "dispatching":
                 break
             await asyncio.sleep(0.01)

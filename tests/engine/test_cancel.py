@@ -40,7 +40,7 @@ async def test_cancelling_a_running_task_stops_it_before_the_next_step(runtime, 
     )
     task = await runtime.submit(spec)
     running = asyncio.create_task(runtime.run_until_idle())
-    for _ in range(500):
+    for _ in range(3000):
         if db("SELECT status FROM steps WHERE task_id = ? AND idx = 1", task.id) == [{"status": "dispatching"}]:
             break
         await asyncio.sleep(0.01)
