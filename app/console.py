@@ -152,7 +152,10 @@ class WardenApp(App[int]):
         self.query_one(ReceiptJournal).show_receipts(await runtime.receipts())
         programs = self.query_one(ProgramList)
         programs.show_programs(await runtime.programs())
-        if self.query_one(ProgramGraph).program is None and programs.selected_key:
+        graph = self.query_one(ProgramGraph)
+        if graph.program is not None and graph.program.id not in programs.rows:
+            graph.show_program(None)
+        if graph.program is None and programs.selected_key:
             self.show_graph(programs.selected_key)
 
     @on(DataTable.RowHighlighted, "#programs")

@@ -15,14 +15,14 @@ import platformdirs
 
 from engine.envs.workspace import WorkspaceEnv
 from engine.events.bus import EventBus, Subscription
-from engine.events.records import Event, ProgramRejected, ProgramStored, ReceiptUndone
+from engine.events.records import Event, ProgramRemoved, ReceiptUndone
 from engine.gate.approvals import Approval, ApprovalBook
 from engine.gate.gate import Gate
 from engine.gate.policy import Policy
 from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt
 from engine.programs.corpus import Corpus
-from engine.programs.program import Program
+from engine.programs.program import Program, ProgramError
 from engine.programs.verifier import Verifier
 from engine.store import Store
 from engine.tasks.backend import TaskBackend
@@ -105,7 +105,8 @@ class Runtime:
         store = await Store.open(home / "warden.db")
         env = WorkspaceEnv(Path(workspace) if workspace else home / "workspace")
         runtime = cls(home, store, EventBus(store), policy, env, switches or Switches.from_env(), pace, lease_seconds)
-        runtime.warnings = await runtime.corpus.import_files(SHIPPED)
+        if store.fresh:
+            runtime.warnings = await runtime.corpus.import_files(SHIPPED)
         return runtime
 
     async def submit(self, spec: TaskSpec) -> Task:
@@ -149,12 +150,14 @@ class Runtime:
         return await self.bus.history(task_id)
 
     async def watch_programs(self, stop: asyncio.Event | None = None) -> None:
-        """Reload program files a person edits in `programs/`; each reload or refusal is an event."""
-        async for program, problem in self.corpus.watch(stop):
-            if program is not None:
-                await self.bus.publish(ProgramStored(None, program.id, program.signature))
-            else:
-                await self.bus.publish(ProgramRejected(None, "", problem))
+        """Follow program files a person edits or deletes in `programs/`; each change is an event."""
+        async for change in self.corpus.watch(stop):
+            await self.bus.publish(change)
+
+    async def remove_program(self, program_id: str) -> None:
+        if not await self.corpus.remove(program_id):
+            raise ProgramError(f"no program {program_id}")
+        await self.bus.publish(ProgramRemoved(None, program_id))
 
     async def run_until_idle(self) -> None:
         await self.runner.run_until_idle()

@@ -151,6 +151,11 @@ class ProgramStored(Event):
 
 
 @dataclass(frozen=True)
+class ProgramRemoved(Event):
+    program_id: str
+
+
+@dataclass(frozen=True)
 class ProgramRejected(Event):
     signature: str
     reason: str

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
+from engine.events.records import ProgramRejected, ProgramRemoved, ProgramStored
 from engine.programs.program import Program, ProgramError
 from engine.store import Store
 
@@ -67,8 +68,14 @@ class Corpus:
             (program_id, task_id, outcome, time.time()),
         )
 
-    async def watch(self, stop: asyncio.Event | None = None) -> AsyncIterator[tuple[Program | None, str]]:
-        """Follow edits of the program files: yields `(program, "")` when one is reloaded, `(None, why)` when refused.
+    async def remove(self, program_id: str) -> bool:
+        """Forget a program: its row and its file. False when there was none."""
+        removed = await self._store.execute("DELETE FROM programs WHERE id = ?", (program_id,))
+        (self.directory / f"{program_id}.json").unlink(missing_ok=True)
+        return removed == 1
+
+    async def watch(self, stop: asyncio.Event | None = None) -> AsyncIterator[ProgramStored | ProgramRemoved | ProgramRejected]:
+        """Follow the program files: an edit reloads the program, a deletion forgets it, a broken file is refused.
 
         A file whose program equals the stored one is skipped, so Warden's own writes cause no loop.
         """
@@ -76,14 +83,18 @@ class Corpus:
         async for changes in awatch(self.directory, stop_event=stop, debounce=200, step=50):
             for change, name in sorted(changes):
                 path = Path(name)
-                if change is Change.deleted or path.suffix != ".json" or path.name.startswith("."):
+                if path.suffix != ".json" or path.name.startswith("."):
+                    continue
+                if change is Change.deleted:
+                    if not path.exists() and await self.remove(path.stem):
+                        yield ProgramRemoved(None, path.stem)
                     continue
                 try:
                     program = Program.load(path)
                 except ProgramError as exc:
-                    yield None, str(exc)
+                    yield ProgramRejected(None, "", str(exc))
                     continue
                 stored = await self.get(program.id)
                 if stored is None or stored.to_json() != program.to_json():
                     await self.upsert(program)
-                    yield program, ""
+                    yield ProgramStored(None, program.id, program.signature)

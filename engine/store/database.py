@@ -32,6 +32,7 @@ class Store:
         self.path = path
         self._db = db
         self._write = asyncio.Lock()
+        self.fresh = False
 
     @classmethod
     async def open(cls, path: Path) -> "Store":
@@ -47,6 +48,7 @@ class Store:
         try:
             await db.execute("PRAGMA busy_timeout = 5000")
             version = await store._refuse_newer()
+            store.fresh = version == 0
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA foreign_keys = ON")
             await store._migrate(version)

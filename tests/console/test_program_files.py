@@ -1,4 +1,4 @@
-"""Editing a program file while the console runs reloads it; a broken edit is refused in one line."""
+"""Program files are followed while the console runs: an edit reloads, a broken file is refused, a deletion forgets."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from tests.console.test_demo_flow import SIZE, query, until
 from widgets.program_list import ProgramList
 
 
-async def test_edited_program_file_is_reloaded_and_a_broken_one_refused(tmp_path: Path) -> None:
+async def test_program_files_are_followed(tmp_path: Path) -> None:
     home = tmp_path / "home"
     app = create_app(home, tmp_path / "workspace", switches=Switches())
     async with app.run_test(size=SIZE) as pilot:
@@ -29,3 +29,7 @@ async def test_edited_program_file_is_reloaded_and_a_broken_one_refused(tmp_path
         refusals = lambda: query(home, "SELECT payload FROM task_events WHERE kind = 'ProgramRejected'")  # noqa: E731
         await until(pilot, lambda: any("broken.json" in row[0] for row in refusals()), "the refusal")
         assert len(query(home, "SELECT id FROM programs")) == 1
+
+        path.unlink()
+        await until(pilot, lambda: programs.row_count == 0, "the deleted file's program to go")
+        assert query(home, "SELECT id FROM programs") == []
