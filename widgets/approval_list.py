@@ -30,10 +30,7 @@ class ApprovalList(RecordTable):
 
     def decide(self, approved: bool) -> bool:
         """Post `Decided` for the highlighted approval; False when nothing is waiting."""
-        if self.selected_key is None:
-            return False
-        self.post_message(self.Decided(self.selected_key, approved))
-        return True
+        return self.request(lambda approval_id: self.Decided(approval_id, approved))
 
     def show_approvals(self, approvals: list[Approval]) -> None:
         self.show(

@@ -31,10 +31,7 @@ class ReceiptJournal(RecordTable):
         receipt_id: str
 
     def request_undo(self) -> bool:
-        if self.selected_key is None:
-            return False
-        self.post_message(self.UndoRequested(self.selected_key))
-        return True
+        return self.request(self.UndoRequested)
 
     def show_receipts(self, receipts: list[Receipt]) -> None:
         self.show(

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import DataTable
 
 Cell = str | Content
@@ -40,6 +41,13 @@ class RecordTable(DataTable):
         self.border_subtitle = f"{self.row_count}" if self.row_count else self.EMPTY
         if (self.has_focus or self.KEEP_SELECTION) and selected is not None and selected in self.rows:
             self.move_cursor(row=self.get_row_index(selected), animate=False)
+
+    def request(self, message: Callable[[str], Message]) -> bool:
+        """Post the message built for the highlighted record; False when there is none."""
+        if self.selected_key is None:
+            return False
+        self.post_message(message(self.selected_key))
+        return True
 
     @property
     def selected_key(self) -> str | None:

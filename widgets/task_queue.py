@@ -31,10 +31,7 @@ class TaskQueue(RecordTable):
         task_id: str
 
     def request_cancel(self) -> bool:
-        if self.selected_key is None:
-            return False
-        self.post_message(self.CancelRequested(self.selected_key))
-        return True
+        return self.request(self.CancelRequested)
 
     def show_tasks(self, tasks: list[Task]) -> None:
         self.show(
