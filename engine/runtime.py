@@ -14,6 +14,7 @@ from pathlib import Path
 import platformdirs
 
 from engine.envs.workspace import WorkspaceEnv
+from engine.errors import WardenError
 from engine.events.bus import EventBus, Subscription
 from engine.events.records import Event, ProgramRemoved, ReceiptUndone
 from engine.gate.approvals import Approval, ApprovalBook
@@ -55,7 +56,7 @@ class Switches:
         def on(name: str) -> bool:
             value = os.environ.get(name, "on").strip().lower()
             if value not in ("on", "off"):
-                raise ValueError(f"{name} must be on or off, not {value!r}")
+                raise WardenError(f"{name} must be on or off, not {value!r}")
             return value == "on"
 
         return cls(on("WARDEN_GATING"), on("WARDEN_RECOVERY"), on("WARDEN_VERIFY_GATE"), on("WARDEN_FALLBACK"))
@@ -79,7 +80,6 @@ class Runtime:
         self.policy = policy
         self.env = env
         self.switches = switches
-        self.warnings: list[str] = []
         self.registry = build_registry()
         self.gate = Gate(policy, enabled=switches.gating)
         self.approvals = ApprovalBook(store, policy.approval_ttl_seconds)
@@ -101,12 +101,15 @@ class Runtime:
         """Open (creating if needed) the home's database; `pace` slows steps so a person can watch."""
         home = Path(home) if home else warden_home()
         home.mkdir(parents=True, exist_ok=True)
+        switches = switches or Switches.from_env()
         policy = policy or Policy.load(home / "policy.toml")
-        store = await Store.open(home / "warden.db")
         env = WorkspaceEnv(Path(workspace) if workspace else home / "workspace")
-        runtime = cls(home, store, EventBus(store), policy, env, switches or Switches.from_env(), pace, lease_seconds)
-        if store.fresh:
-            runtime.warnings = await runtime.corpus.import_files(SHIPPED)
+        store = await Store.open(home / "warden.db")
+        runtime = cls(home, store, EventBus(store), policy, env, switches, pace, lease_seconds)
+        problems = await runtime.corpus.import_files(SHIPPED) if store.fresh else []
+        if problems:
+            await store.close()
+            raise ProgramError(f"a shipped program is broken: {problems[0]}")
         return runtime
 
     async def submit(self, spec: TaskSpec) -> Task:
