@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.tasks.task import TaskSpec
+from engine.tasks.task import TaskSpec, scripted
 from engine.tools.call import ToolCall
 
 SCRATCH_BYTES = b"draft notes: keep until the release ships\n"
@@ -26,14 +26,14 @@ def seed_workspace(root: Path) -> None:
 def release_note(version: str) -> TaskSpec:
     return TaskSpec(
         goal=f"Publish the release note for version {version}",
-        plan=(
+        agent=scripted((
             ToolCall("fs.mkdir", {"path": "notes"}),
             ToolCall("fs.write", {
                 "path": f"notes/release-{version}.md",
                 "content": f"# Release {version}\n\nWhat changed in {version}.\n",
             }),
             ToolCall("fs.append", {"path": "CHANGELOG.md", "content": f"- {version}: see notes/release-{version}.md\n"}),
-        ),
+        )),
         evaluator={"all": [
             {"text": {"path": f"notes/release-{version}.md", "contains": f"# Release {version}"}},
             {"text": {"path": "CHANGELOG.md", "contains": f"- {version}:"}},
@@ -47,12 +47,12 @@ def demo_tasks() -> list[TaskSpec]:
         release_note("1.3"),
         TaskSpec(
             goal="Delete the scratch file scratch.txt",
-            plan=(ToolCall("fs.delete", {"path": "scratch.txt"}),),
+            agent=scripted((ToolCall("fs.delete", {"path": "scratch.txt"}),)),
             evaluator={"absent": "scratch.txt"},
         ),
         TaskSpec(
             goal="Clean up everything on the machine",
-            plan=(ToolCall("fs.delete", {"path": "/"}),),
+            agent=scripted((ToolCall("fs.delete", {"path": "/"}),)),
             learn=False,
         ),
     ]

@@ -1,22 +1,27 @@
 """The composition root: builds and wires every engine part; ablation switches live here only.
 
 Clients (the console, the CLI, tests) hold a `Runtime` and use its public methods and
-its event stream; nothing else in the engine reads the environment.
+its event stream; nothing else in the engine reads the process environment.
 """
 
 from __future__ import annotations
 
 import asyncio
+import getpass
 import os
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
-from engine.envs.workspace import WorkspaceEnv
+from engine.agents.agent import AgentFactory
+from engine.agents.scripted import ScriptedAgent
+from engine.envs.environment import Environment
+from engine.envs.workspace import Sandbox, WorkspaceEnv
 from engine.errors import WardenError
-from engine.events.bus import EventBus, Subscription
-from engine.events.records import Event, ProgramRemoved, ReceiptUndone
+from engine.events.bus import EventBus, Recorded, Subscription
+from engine.events.records import Event, ProgramRemoved, ProgramStored, ReceiptUndone
 from engine.gate.approvals import Approval, ApprovalBook
 from engine.gate.gate import Gate
 from engine.gate.policy import Policy
@@ -28,18 +33,26 @@ from engine.programs.verifier import Verifier
 from engine.store import Store
 from engine.tasks.backend import TaskBackend
 from engine.tasks.queue import TaskQueue
-from engine.tasks.runner import TaskRunner
+from engine.tasks.runner import DEFAULT_MAX_STEPS, TaskRunner
 from engine.tasks.stepper import Stepper
 from engine.tasks.task import Task, TaskSpec
-from engine.tools.fs import FS_TOOLS
 from engine.tools.registry import ToolRegistry
-from engine.tools.shell import SHELL_RUN
 from programs import SHIPPED
+
+AGENTS: dict[str, AgentFactory] = {"scripted": ScriptedAgent.from_spec}
 
 
 def warden_home() -> Path:
     """`$WARDEN_HOME`, or the platform's user data directory."""
     return Path(os.environ.get("WARDEN_HOME") or platformdirs.user_data_dir("warden"))
+
+
+def operator() -> str:
+    """Who decides from this process: the OS user."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return f"uid {os.getuid()}"
 
 
 @dataclass(frozen=True)
@@ -62,83 +75,123 @@ class Switches:
         return cls(on("WARDEN_GATING"), on("WARDEN_RECOVERY"), on("WARDEN_VERIFY_GATE"), on("WARDEN_FALLBACK"))
 
 
-def build_registry() -> ToolRegistry:
+def sandbox_for(policy: Policy, home: Path) -> Sandbox:
+    """The shell sandbox this host and policy allow; `$WARDEN_BWRAP` names another bubblewrap binary."""
+    return Sandbox.detect(os.environ.get("WARDEN_BWRAP") or None, policy.shell_unconfined, policy.shell_egress,
+                          policy.shell_timeout_seconds, hide=(home,))
+
+
+def build_registry(environments: Iterable[Environment]) -> ToolRegistry:
+    """Every tool of every environment: the one list of tools the runtime and its gate know."""
     registry = ToolRegistry()
-    for tool in (*FS_TOOLS, SHELL_RUN):
-        registry.register(tool)
+    for env in environments:
+        for tool in env.tools():
+            registry.register(tool)
     return registry
 
 
 class Runtime:
     def __init__(
-        self, home: Path, store: Store, bus: EventBus, policy: Policy, env: WorkspaceEnv, switches: Switches,
-        pace: float = 0.0, lease_seconds: float = 30.0,
+        self, home: Path, store: Store, bus: EventBus, policy: Policy, environments: Iterable[Environment],
+        switches: Switches, pace: float = 0.0, lease_seconds: float = 30.0,
+        agents: Mapping[str, AgentFactory] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
     ) -> None:
         self.home = home
         self.store = store
         self.bus = bus
         self.policy = policy
-        self.env = env
+        self.environments: dict[str, Environment] = {env.kind: env for env in environments}
         self.switches = switches
-        self.registry = build_registry()
-        self.gate = Gate(policy, enabled=switches.gating)
+        self.registry = build_registry(self.environments.values())
+        self.gate = Gate(policy, enabled=switches.gating, tools=self.registry.names())
         self.approvals = ApprovalBook(store, policy.approval_ttl_seconds)
-        self.journal = Journal(store, home / "snapshots", env) if switches.recovery else None
+        self.journal = Journal(store, home / "snapshots") if switches.recovery else None
         self.corpus = Corpus(store, home / "programs")
         self.queue = TaskQueue(store)
-        stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry, env)
+        stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
         self.runner: TaskBackend = TaskRunner(
-            self.queue, bus, stepper, self.approvals, self.corpus, verifier, home / "runs", switches.fallback, pace,
-            lease_seconds,
+            self.queue, bus, stepper, self.approvals, self.corpus, verifier, self.environments,
+            {**AGENTS, **(agents or {})}, home / "runs", switches.fallback, pace, lease_seconds, max_steps,
         )
 
     @classmethod
     async def open(
         cls, home: Path | None = None, workspace: Path | None = None, switches: Switches | None = None,
         policy: Policy | None = None, pace: float = 0.0, lease_seconds: float = 30.0,
+        environments: Iterable[Environment] = (), agents: Mapping[str, AgentFactory] | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
     ) -> "Runtime":
-        """Open (creating if needed) the home's database; `pace` slows steps so a person can watch."""
+        """Open (creating if needed) the home's database; `pace` slows steps so a person can watch.
+
+        The workspace environment is always there; `environments` adds others (or replaces it).
+        """
         home = Path(home) if home else warden_home()
         home.mkdir(parents=True, exist_ok=True)
         switches = switches or Switches.from_env()
         policy = policy or Policy.load(home / "policy.toml")
-        env = WorkspaceEnv(Path(workspace) if workspace else home / "workspace")
+        workspace_env = WorkspaceEnv(Path(workspace) if workspace else home / "workspace", sandbox_for(policy, home))
         store = await Store.open(home / "warden.db")
-        runtime = cls(home, store, EventBus(store), policy, env, switches, pace, lease_seconds)
+        runtime = cls(home, store, EventBus(store), policy, [workspace_env, *environments], switches, pace,
+                      lease_seconds, agents, max_steps)
         problems = await runtime.corpus.import_files(SHIPPED) if store.fresh else []
         if problems:
             await store.close()
             raise ProgramError(f"a shipped program is broken: {problems[0]}")
         return runtime
 
+    @property
+    def workspace(self) -> WorkspaceEnv:
+        return self.environments["workspace"]
+
     async def submit(self, spec: TaskSpec) -> Task:
         return await self.runner.submit(spec)
 
-    async def approve(self, approval_id: str, by: str = "operator") -> None:
-        await self.runner.decide(approval_id, True, by)
+    async def approve(self, approval_id: str, by: str | None = None) -> None:
+        await self.runner.decide(approval_id, True, by or operator())
 
-    async def deny(self, approval_id: str, by: str = "operator") -> None:
-        await self.runner.decide(approval_id, False, by)
+    async def deny(self, approval_id: str, by: str | None = None) -> None:
+        await self.runner.decide(approval_id, False, by or operator())
 
-    async def cancel(self, task_id: str, by: str = "operator") -> None:
-        await self.runner.cancel(task_id, by)
+    async def cancel(self, task_id: str, by: str | None = None) -> None:
+        await self.runner.cancel(task_id, by or operator())
 
     async def undo(self, receipt_id: str) -> Receipt:
         if self.journal is None:
             raise UndoError("recovery is switched off: there is no journal to undo from")
-        receipt = await self.journal.undo(receipt_id)
+        receipt = await self.journal.undo(receipt_id, self._environment_of)
         await self.bus.publish(ReceiptUndone(receipt.task_id, receipt.id))
         return receipt
+
+    def _environment_of(self, receipt: Receipt) -> Environment:
+        """The open environment a receipt was taken in (receipts from before environments had names: the workspace)."""
+        if receipt.env is None:
+            return self.workspace
+        for env in self.environments.values():
+            if env.identity == receipt.env:
+                return env
+        raise UndoError(f"receipt {receipt.id} was taken in {receipt.env}, which this runtime does not hold; "
+                        "open Warden on that environment to undo it")
+
+    async def task(self, task_id: str) -> Task:
+        return await self.queue.get(task_id)
 
     async def tasks(self) -> list[Task]:
         return await self.queue.all()
 
+    async def approval(self, approval_id: str) -> Approval:
+        return await self.approvals.get(approval_id)
+
     async def pending_approvals(self) -> list[Approval]:
         return await self.approvals.pending()
 
-    async def receipts(self) -> list[Receipt]:
-        return await self.journal.receipts() if self.journal else []
+    async def receipt(self, receipt_id: str) -> Receipt:
+        if self.journal is None:
+            raise UndoError("recovery is switched off: there are no receipts")
+        return await self.journal.get(receipt_id)
+
+    async def receipts(self, limit: int = 200) -> list[Receipt]:
+        return await self.journal.receipts(limit) if self.journal else []
 
     async def programs(self) -> list[Program]:
         return await self.corpus.all()
@@ -147,7 +200,12 @@ class Runtime:
         return await self.corpus.get(program_id)
 
     def events(self) -> Subscription:
+        """This process's events as they are published (the CLI's live progress)."""
         return self.bus.subscribe()
+
+    def tail(self, after: int | None = None) -> AsyncIterator[Recorded]:
+        """Every process's events, from the database, as they are written (the console's panes)."""
+        return self.bus.tail(after)
 
     async def history(self, task_id: str | None = None) -> list[Event]:
         return await self.bus.history(task_id)
@@ -161,6 +219,12 @@ class Runtime:
         if not await self.corpus.remove(program_id):
             raise ProgramError(f"no program {program_id}")
         await self.bus.publish(ProgramRemoved(None, program_id))
+
+    async def accept_program(self, program_id: str, by: str | None = None) -> Program:
+        """A person vouches for a program verification could not re-run; it is served from now on."""
+        program = await self.corpus.accept(program_id, by or operator())
+        await self.bus.publish(ProgramStored(None, program.id, program.signature, program.status))
+        return program
 
     async def run_until_idle(self) -> None:
         await self.runner.run_until_idle()

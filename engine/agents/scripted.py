@@ -1,15 +1,17 @@
-"""The scripted agent: follows a given plan of tool calls, looking at the screen as it goes.
+"""The scripted agent: proposes given steps in order, looking at the screen as it goes.
 
-A step whose effect already holds on the live screen is skipped, so the agent can take
-over mid-task from a replay that fell back without repeating what is already done.
+A step whose effect already holds on the live screen is skipped, so it can take over
+mid-task from a replay that fell back without repeating what is already done. It is a
+pure function of the observation and the history, so a resumed task rebuilds it freely.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from engine.envs.workspace import WorkspaceEnv
-from engine.programs.predicates import holds
+from engine.agents.agent import Act, AgentContext, AgentError, Finish, GiveUp, Outcome, Proposal, Turn
+from engine.envs.environment import Observation
 from engine.tools.call import ToolCall
 from engine.tools.registry import ToolError, ToolRegistry
 
@@ -17,17 +19,44 @@ from engine.tools.registry import ToolError, ToolRegistry
 class ScriptedAgent:
     name = "scripted"
 
-    def __init__(self, plan: tuple[ToolCall, ...], registry: ToolRegistry) -> None:
-        self.plan = plan
-        self._registry = registry
+    def __init__(self, steps: Sequence[ToolCall], tools: ToolRegistry) -> None:
+        self.steps = tuple(steps)
+        self._tools = tools
 
-    def steps(self, env: WorkspaceEnv) -> Iterator[tuple[int, ToolCall]]:
-        """Yield `(position, call)` for each plan step still needed, judged when it is reached."""
-        for position, call in enumerate(self.plan):
-            try:
-                effect = self._registry.get(call.tool).effect(call.args)
-            except ToolError:
-                effect = None
-            if effect is not None and holds(effect, env):
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], context: AgentContext) -> "ScriptedAgent":
+        steps = spec.get("steps", [])
+        if not isinstance(steps, list):
+            raise AgentError('a scripted agent\'s "steps" is a list of {"tool": ..., "args": {...}}')
+        try:
+            return cls([ToolCall.from_json(step) for step in steps], context.tools)
+        except ValueError as exc:
+            raise AgentError(f"scripted agent: {exc}") from None
+
+    async def propose(self, observation: Observation, history: Sequence[Turn]) -> Proposal:
+        mine = [turn for turn in history if turn.source == "agent"]
+        if mine and mine[-1].outcome is not Outcome.DONE:
+            last = mine[-1]
+            return GiveUp(last.output or f"{last.call.tool} {last.outcome.value}")
+        for call in self.steps[self._position(mine):]:
+            effect = self._effect(call)
+            if effect is not None and await observation.holds(effect):
                 continue
-            yield position, call
+            return Act(call)
+        return Finish("every scripted step is done")
+
+    def _position(self, mine: list[Turn]) -> int:
+        """How far through the script the agent's own past calls went."""
+        position = 0
+        for turn in mine:
+            for index in range(position, len(self.steps)):
+                if self.steps[index] == turn.call:
+                    position = index + 1
+                    break
+        return position
+
+    def _effect(self, call: ToolCall) -> dict | None:
+        try:
+            return self._tools.get(call.tool).effect(call.args)
+        except (ToolError, KeyError, TypeError, AttributeError):
+            return None

@@ -1,1 +1,1 @@
-"""Environments an agent acts in; each can be observed and checked against predicates."""
+"""Environments an agent acts in: one package per kind, each behind the `Environment` protocol."""

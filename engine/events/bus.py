@@ -1,14 +1,30 @@
-"""An in-process async bus: every event is persisted as a task event, then fanned out."""
+"""The event bus: every event is persisted as a task event, then fanned out in this process.
+
+`tail` follows the table itself by id, so a client sees what every process on the same
+database did (another shell's submissions, approvals, removals), not only this one.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 from engine.events.records import Event
 from engine.store import Store
+
+TAIL_INTERVAL = 0.25
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An event as the table holds it: its sequence number, and when it was written."""
+
+    seq: int
+    at: float
+    event: Event
 
 
 class EventBus:
@@ -17,6 +33,7 @@ class EventBus:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._queues: set[asyncio.Queue[Event]] = set()
+        self._wakers: set[asyncio.Event] = set()
 
     async def publish(self, event: Event) -> None:
         await self._store.execute(
@@ -25,6 +42,8 @@ class EventBus:
         )
         for queue in self._queues:
             queue.put_nowait(event)
+        for wake in self._wakers:
+            wake.set()
 
     def subscribe(self) -> "Subscription":
         """Every event published from this call on, until the subscription is closed."""
@@ -41,6 +60,51 @@ class EventBus:
                 "SELECT task_id, kind, payload FROM task_events WHERE task_id = ? ORDER BY id", (task_id,)
             )
         return [Event.restore(r["kind"], r["task_id"], json.loads(r["payload"])) for r in rows]
+
+
+    async def last_seq(self) -> int:
+        row = await self._store.fetchone("SELECT COALESCE(MAX(id), 0) AS seq FROM task_events")
+        return row["seq"]
+
+    async def since(self, after: int, limit: int = 500) -> tuple[list[Recorded], int]:
+        """Events persisted after sequence number `after`, oldest first, and the last number read.
+
+        Kinds this Warden does not know (a newer one wrote them) are skipped, not fatal.
+        """
+        rows = await self._store.fetchall(
+            "SELECT id, task_id, kind, payload, at FROM task_events WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+        )
+        found = []
+        for row in rows:
+            try:
+                event = Event.restore(row["kind"], row["task_id"], json.loads(row["payload"]))
+            except (KeyError, TypeError, ValueError):
+                continue
+            found.append(Recorded(row["id"], row["at"], event))
+        return found, rows[-1]["id"] if rows else after
+
+    async def tail(self, after: int | None = None, interval: float = TAIL_INTERVAL) -> AsyncIterator[Recorded]:
+        """Every event written after `after` (default: from now on) by any process, in order, forever.
+
+        A publish in this process wakes it at once; another process's within `interval`.
+        """
+        last = await self.last_seq() if after is None else after
+        wake = asyncio.Event()
+        self._wakers.add(wake)
+        try:
+            while True:
+                wake.clear()
+                batch, read = await self.since(last)
+                for recorded in batch:
+                    yield recorded
+                if read == last:
+                    try:
+                        await asyncio.wait_for(wake.wait(), interval)
+                    except TimeoutError:
+                        pass
+                last = read
+        finally:
+            self._wakers.discard(wake)
 
 
 class Subscription:

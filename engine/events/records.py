@@ -62,7 +62,10 @@ class TaskSucceeded(Event):
 
 @dataclass(frozen=True)
 class TaskFailed(Event):
+    """`error` is one line; `detail` holds a traceback when an unexpected exception failed the task."""
+
     error: str
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,10 +75,20 @@ class TaskCancelled(Event):
 
 @dataclass(frozen=True)
 class AgentStepped(Event):
-    """The agent chose a call; replayed steps never emit this."""
+    """The agent proposed a call (already on record); replayed steps never emit this."""
 
     idx: int
     call: dict
+    usage: dict = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AgentConcluded(Event):
+    """The agent said it finished, or gave up; `usage` is what that last proposal cost."""
+
+    outcome: str
+    message: str
+    usage: dict = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -146,8 +159,11 @@ class ReplayFellBack(Event):
 
 @dataclass(frozen=True)
 class ProgramStored(Event):
+    """`status` is `verified`, `unverified` (held until a person accepts it), `accepted` or `skipped`."""
+
     program_id: str
     signature: str
+    status: str = "verified"
 
 
 @dataclass(frozen=True)

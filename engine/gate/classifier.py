@@ -9,29 +9,18 @@ from __future__ import annotations
 
 import re
 from operator import attrgetter
-from typing import Iterable
+from collections.abc import Collection, Iterable
 
 from engine.gate.policy import Policy
 from engine.gate.rules import Bank, bank
+from engine.gate.rules.calls import VOCABULARY
 from engine.gate.rules.model import Findings, Hit
 from engine.gate.shell.analyse import Analyser
 from engine.gate.text import normalise
-from engine.gate.verdict import Level, Tier, Verdict
+from engine.gate.verdict import Level, Verdict
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 
-KNOWN_TOOLS: dict[str, frozenset[str]] = {
-    "shell": frozenset({"run"}),
-    "code": frozenset({"run"}),
-    "fs": frozenset({"write", "append", "delete", "move", "mkdir", "read", "list", "stat"}),
-    "http": frozenset({"request"}),
-    "browser": frozenset({"navigate", "click", "type", "scroll", "screenshot", "back", "forward", "reload", "wait",
-                          "select", "hover", "press", "snapshot", "observe"}),
-    "desktop": frozenset({"click", "double_click", "right_click", "type", "key", "hotkey", "scroll", "move", "drag",
-                          "screenshot", "launch", "open", "wait", "observe"}),
-    "android": frozenset({"tap", "click", "long_press", "type", "swipe", "back", "home", "screenshot", "launch", "wait",
-                          "uninstall", "clear_data", "factory_reset", "wipe", "send_sms", "send_message", "send_email",
-                          "call", "install", "grant", "adb", "observe"}),
-}
 _TIER_ORDER = tuple(Tier)
 _LEVEL = attrgetter("rule.level")  # sorted(reverse=True) stays stable: equal levels keep finding order
 _TIER = attrgetter("rule.tier")
@@ -54,15 +43,20 @@ def _strictest(declared: Tier, tiers: Iterable[Tier]) -> Tier:
 class Classifier:
     """Rates a call safe, dangerous or catastrophic and names the rules behind it."""
 
-    def __init__(self, policy: Policy | None = None, rules: Bank | None = None) -> None:
+    def __init__(self, policy: Policy | None = None, rules: Bank | None = None,
+                 tools: Collection[str] | None = None) -> None:
+        """`tools` are the registry's names: any other tool is unknown. Without them (rating calls
+        outside a runtime), the tool names the call rules are written against stand in."""
         self.policy = policy or Policy()
+        self.tools = frozenset(tools) if tools is not None else None
         self.bank = rules or bank()
         self.analyser = Analyser(self.bank, frozenset(self.policy.read_only_commands))
 
     def classify(self, call: ToolCall, declared_tier: Tier = Tier.LOCAL_REVERSIBLE) -> Verdict:
         findings = Findings()
         prefix, _, action = call.tool.partition(".")
-        if action not in KNOWN_TOOLS.get(prefix, frozenset()):
+        known = call.tool in self.tools if self.tools is not None else action in VOCABULARY.get(prefix, ())
+        if not known:
             findings.hits.append(Hit(self.bank["tool.unknown"], call.tool))
         elif prefix == "shell":
             self.shell(str(call.args.get("command", "")), findings)

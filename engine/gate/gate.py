@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.gate.classifier import Classifier
 from engine.gate.policy import Policy
-from engine.gate.verdict import Level, Tier, Verdict
+from engine.gate.verdict import Level, Verdict
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 
 
@@ -29,10 +31,10 @@ class Gate:
     With gating off (an ablation) the classifier is never called and every call is allowed.
     """
 
-    def __init__(self, policy: Policy, enabled: bool = True) -> None:
+    def __init__(self, policy: Policy, enabled: bool = True, tools: Collection[str] | None = None) -> None:
         self.policy = policy
         self.enabled = enabled
-        self.classifier = Classifier(policy)
+        self.classifier = Classifier(policy, tools=tools)
         self.calls = 0
 
     def rule(self, call: ToolCall, declared_tier: Tier) -> Ruling:

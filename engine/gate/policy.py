@@ -31,6 +31,9 @@ class Policy:
     irreversible_allowed_tools: frozenset[str] = frozenset()
     auto_approve_rules: frozenset[str] = frozenset()
     approval_ttl_seconds: int = 3600
+    shell_unconfined: bool = False
+    shell_egress: bool = False
+    shell_timeout_seconds: float = 60.0
     source: str = "built-in defaults"
 
     def __post_init__(self) -> None:
@@ -63,6 +66,9 @@ class Policy:
                 name for name, entry in tools.items() if isinstance(entry, dict) and entry.get("allow_irreversible")
             )
             shell = raw.get("shell", {})
+            unknown_shell = set(shell) - {"read_only", "unconfined", "egress", "timeout_seconds"}
+            if unknown_shell:
+                raise PolicyError(f"policy {source}: unknown [shell] key(s) {sorted(unknown_shell)}")
             hosts = raw.get("hosts", {})
             approvals = raw.get("approvals", {})
             return cls(
@@ -72,8 +78,13 @@ class Policy:
                 irreversible_allowed_tools=irreversible,
                 auto_approve_rules=frozenset(approvals.get("auto_approve_rules", [])),
                 approval_ttl_seconds=int(approvals.get("ttl_seconds", 3600)),
+                shell_unconfined=_switch(shell, "unconfined", source),
+                shell_egress=_switch(shell, "egress", source),
+                shell_timeout_seconds=float(shell.get("timeout_seconds", 60.0)),
                 source=source,
             )
+        except PolicyError:
+            raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise PolicyError(f"policy {source}: {exc!r}") from None
 
@@ -86,3 +97,11 @@ class Policy:
             return True
         host = (urlsplit(str(url)).hostname or "").lower()
         return host in self.allowed_hosts
+
+
+def _switch(section: dict, key: str, source: str) -> bool:
+    """`"allow"` or `"deny"` (the default): an opt-in is spelled out, never implied by a truthy value."""
+    value = section.get(key, "deny")
+    if value not in ("allow", "deny"):
+        raise PolicyError(f'policy {source}: shell.{key} must be "allow" or "deny", not {value!r}')
+    return value == "allow"

@@ -1,9 +1,11 @@
-"""The vocabulary of the gate: risk levels, reversibility tiers and verdicts."""
+"""The vocabulary of the gate: risk levels and verdicts (tiers live in `engine.tier`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import IntEnum
+
+from engine.tier import Tier
 
 
 class Level(IntEnum):
@@ -20,22 +22,6 @@ class Level(IntEnum):
     @classmethod
     def parse(cls, text: str) -> "Level":
         return cls[text.strip().upper()]
-
-
-class Tier(StrEnum):
-    """What undoing an effect can mean, decided before the call runs."""
-
-    LOCAL_REVERSIBLE = "local_reversible"
-    RUNTIME_COMPENSABLE = "runtime_compensable"
-    EXTERNALLY_IRREVERSIBLE = "externally_irreversible"
-
-    @property
-    def rank(self) -> int:
-        return list(Tier).index(self)
-
-    @staticmethod
-    def strictest(*tiers: "Tier") -> "Tier":
-        return max(tiers, key=lambda tier: tier.rank)
 
 
 @dataclass(frozen=True)

@@ -1,21 +1,26 @@
-"""The journal: snapshot before a call, a receipt after it, undo on request."""
+"""The journal: snapshot before a call, a receipt after it, undo on request.
+
+Snapshots and restores are the environment's own capabilities; a receipt records the
+identity of the environment it was taken in, so undo acts in that one and no other.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
 
-from engine.envs.workspace import WorkspaceEnv
+from engine.envs.environment import Environment
 from engine.errors import WardenError
-from engine.gate.verdict import Tier
-from engine.journal import snapshot
 from engine.journal.receipt import Receipt, Reversal, SnapshotKind
 from engine.store import Store
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 from engine.tools.registry import Tool
 
@@ -29,24 +34,35 @@ class Prepared:
     """What `prepare` captured before a call; `commit` turns it into a receipt."""
 
     receipt_id: str
+    env: str
     snapshot_kind: SnapshotKind
     snapshot_path: str | None
 
 
 class Journal:
-    def __init__(self, store: Store, snapshots: Path, env: WorkspaceEnv) -> None:
+    def __init__(self, store: Store, snapshots: Path) -> None:
         self._store = store
         self._snapshots = snapshots
-        self._env = env
 
-    def prepare(self, tool: Tool, call: ToolCall, tier: Tier) -> Prepared:
+    async def prepare(self, env: Environment, tool: Tool, call: ToolCall, tier: Tier) -> Prepared:
+        """Snapshot what the call will touch, when its tier says the effect is local and reversible."""
         receipt_id = uuid.uuid4().hex[:12]
-        paths = tool.touches(call.args)
-        if tier is not Tier.LOCAL_REVERSIBLE or tool.reverser is None or not paths:
-            return Prepared(receipt_id, SnapshotKind.NONE, None)
+        targets = tool.touches(call.args)
+        if tier is not Tier.LOCAL_REVERSIBLE or tool.reverser is None or not targets:
+            return Prepared(receipt_id, env.identity, SnapshotKind.NONE, None)
         target = self._snapshots / receipt_id
-        snapshot.take(self._env, paths, target)
-        return Prepared(receipt_id, SnapshotKind.COPY, str(target))
+        try:
+            await env.snapshot(targets, target)
+        except BaseException:
+            shutil.rmtree(target, ignore_errors=True)
+            raise
+        return Prepared(receipt_id, env.identity, SnapshotKind.COPY, str(target))
+
+    @staticmethod
+    def discard(prepared: Prepared) -> None:
+        """Drop the snapshot of a call whose receipt was never written."""
+        if prepared.snapshot_path:
+            shutil.rmtree(prepared.snapshot_path, ignore_errors=True)
 
     async def commit(
         self, db: aiosqlite.Connection, prepared: Prepared, task_id: str | None, idx: int | None,
@@ -57,17 +73,18 @@ class Journal:
         receipt = Receipt(
             id=prepared.receipt_id, task_id=task_id, step_idx=idx, call=call, tier=tier,
             snapshot_kind=prepared.snapshot_kind, snapshot_path=prepared.snapshot_path,
-            reversal=reversal, summary=summary, created_at=time.time(),
+            reversal=reversal, summary=summary, created_at=time.time(), env=prepared.env,
         )
         await _insert(db, receipt)
         return receipt
 
-    async def audit(self, task_id: str | None, idx: int | None, call: ToolCall, tier: Tier, summary: str) -> Receipt:
+    async def audit(self, env: str | None, task_id: str | None, idx: int | None, call: ToolCall, tier: Tier,
+                    summary: str) -> Receipt:
         """A receipt for a call that never ran (blocked): kept for the record, nothing to undo."""
         receipt = Receipt(
             id=uuid.uuid4().hex[:12], task_id=task_id, step_idx=idx, call=call, tier=tier,
             snapshot_kind=SnapshotKind.NONE, snapshot_path=None, reversal=Reversal.AUDIT_ONLY,
-            summary=summary, created_at=time.time(),
+            summary=summary, created_at=time.time(), env=env,
         )
         async with self._store.transaction() as db:
             await _insert(db, receipt)
@@ -87,50 +104,52 @@ class Journal:
         rows = await self._store.fetchall("SELECT * FROM receipts WHERE task_id = ? ORDER BY step_idx", (task_id,))
         return [Receipt.from_row(row) for row in rows]
 
-    async def _later_changes(self, receipt_id: str, covered: list[str]) -> list[str]:
-        """Reversible receipts written after this one whose paths overlap it: restoring would discard them."""
+    async def _later_changes(self, env: Environment, receipt: Receipt, covered: list[str]) -> list[str]:
+        """Reversible receipts in the same environment, written after this one, whose targets overlap it."""
         rows = await self._store.fetchall(
             "SELECT id, snapshot_path FROM receipts WHERE rowid > (SELECT rowid FROM receipts WHERE id = ?)"
-            " AND reversal = ? AND snapshot_path IS NOT NULL ORDER BY rowid DESC",
-            (receipt_id, Reversal.REVERSIBLE.value),
+            " AND reversal = ? AND snapshot_path IS NOT NULL AND COALESCE(env, ?) = ? ORDER BY rowid DESC",
+            (receipt.id, Reversal.REVERSIBLE.value, env.identity, env.identity),
         )
         blockers = []
         for row in rows:
-            manifest = Path(row["snapshot_path"])
-            if (manifest / "manifest.json").exists() and any(
-                snapshot.overlaps(mine, theirs) for mine in covered for theirs in snapshot.paths(manifest)
+            saved = Path(row["snapshot_path"])
+            if (saved / "manifest.json").exists() and any(
+                env.overlaps(mine, theirs) for mine in covered for theirs in env.snapshot_targets(saved)
             ):
                 blockers.append(row["id"])
         return blockers
 
-    async def undo(self, receipt_id: str) -> Receipt:
-        """Restore the snapshot and mark the receipt reversed.
+    async def undo(self, receipt_id: str, env_for: Callable[[Receipt], Environment]) -> Receipt:
+        """Restore the snapshot into the receipt's own environment and mark the receipt reversed.
 
-        Refuses a receipt that is not reversible, and one whose paths a later, still
-        reversible receipt changed: undoing it would silently discard that later change.
+        Refuses a receipt that is not reversible, one taken in an environment this runtime
+        does not hold, and one whose targets a later, still reversible receipt changed:
+        undoing it would silently discard that later change.
         """
         receipt = await self.get(receipt_id)
         if receipt.reversal is Reversal.REVERSED:
             raise UndoError(f"receipt {receipt_id} was already undone")
         if not receipt.undoable:
             raise UndoError(f"receipt {receipt_id} is {receipt.reversal.value}: Warden claims no undo for it")
+        env = env_for(receipt)
         path = Path(receipt.snapshot_path)
         if not (path / "manifest.json").exists():
             await self._store.execute(
                 "UPDATE receipts SET reversal = ? WHERE id = ?", (Reversal.IRRECOVERABLE.value, receipt_id)
             )
             raise UndoError(f"snapshot of receipt {receipt_id} is missing; marked irrecoverable")
-        blockers = await self._later_changes(receipt_id, snapshot.paths(path))
+        blockers = await self._later_changes(env, receipt, env.snapshot_targets(path))
         if blockers:
             raise UndoError(
                 f"receipt {receipt_id}: later receipt(s) {', '.join(blockers[:3])} changed the same paths; undo those first"
             )
-        snapshot.restore(self._env, path)
+        await env.restore(path)
         now = time.time()
         await self._store.execute(
             "UPDATE receipts SET reversal = ?, reversed_at = ? WHERE id = ?", (Reversal.REVERSED.value, now, receipt_id)
         )
-        shutil.rmtree(path, ignore_errors=True)
+        await asyncio.to_thread(shutil.rmtree, path, True)
         return await self.get(receipt_id)
 
 
@@ -143,10 +162,10 @@ def _reversal_without_snapshot(tier: Tier) -> Reversal:
 async def _insert(db: aiosqlite.Connection, receipt: Receipt) -> None:
     await db.execute(
         "INSERT INTO receipts (id, task_id, step_idx, call, tier, snapshot_kind, snapshot_path, reversal,"
-        " summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " summary, created_at, env) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             receipt.id, receipt.task_id, receipt.step_idx, receipt.call.canonical(), receipt.tier.value,
             receipt.snapshot_kind.value, receipt.snapshot_path, receipt.reversal.value, receipt.summary,
-            receipt.created_at,
+            receipt.created_at, receipt.env,
         ),
     )

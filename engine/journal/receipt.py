@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.gate.verdict import Tier
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 
 
@@ -37,6 +37,7 @@ class Receipt:
     summary: str
     created_at: float
     reversed_at: float | None = None
+    env: str | None = None
 
     @property
     def undoable(self) -> bool:
@@ -56,4 +57,5 @@ class Receipt:
             summary=row["summary"],
             created_at=row["created_at"],
             reversed_at=row["reversed_at"],
+            env=row["env"],
         )

@@ -59,7 +59,8 @@ def signature_of(goal_template: str, env_kind: str) -> str:
     return f"{env_kind}:" + " ".join(goal_template.lower().split())
 
 
-def compile_run(goal: str, trace: list[ToolCall], registry: ToolRegistry, provenance: dict) -> Program:
+def compile_run(goal: str, trace: list[ToolCall], registry: ToolRegistry, env_kind: str, provenance: dict) -> Program:
+    """A program of the given environment kind from a run's done calls, in order."""
     if not trace:
         raise ValueError("cannot compile a run with no steps")
     params = lift(goal, trace)
@@ -74,14 +75,14 @@ def compile_run(goal: str, trace: list[ToolCall], registry: ToolRegistry, proven
         states.append(State(f"s{number}", label, conjoin(after, before)))
     transitions = tuple(Transition(f"s{n}", f"s{n + 1}", call) for n, call in enumerate(calls))
     goal_template = template(goal, params)
-    signature = signature_of(goal_template, "workspace")
+    signature = signature_of(goal_template, env_kind)
     return Program(
         id="p-" + hashlib.sha256(signature.encode()).hexdigest()[:10],
         signature=signature,
         description=f"Compiled from: {goal}",
         goal_template=goal_template,
         params={name: {"type": "string", "example": value} for name, value in params.items()},
-        env={"kind": "workspace", "start": "."},
+        env={"kind": env_kind},
         start="s0",
         states=tuple(states),
         transitions=transitions,

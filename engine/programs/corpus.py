@@ -48,6 +48,18 @@ class Corpus:
         row = await self._store.fetchone("SELECT body FROM programs WHERE id = ?", (program_id,))
         return Program.from_json(json.loads(row["body"]), where=f"program {program_id}") if row else None
 
+    async def accept(self, program_id: str, by: str) -> Program:
+        """A person vouches for a program that could not be verified by replay; it is served from now on."""
+        program = await self.get(program_id)
+        if program is None:
+            raise ProgramError(f"no program {program_id}; `warden programs` lists them")
+        if program.status != "unverified":
+            raise ProgramError(f"program {program_id} is {program.status}, not waiting to be accepted")
+        verification = {**program.verification, "status": "accepted", "accepted_by": by, "accepted_at": time.time()}
+        accepted = Program.from_json({**program.to_json(), "verification": verification})
+        await self.upsert(accepted)
+        return accepted
+
     async def import_files(self, directory: Path) -> list[str]:
         """Load every `*.json` program in a directory; returns one line per file that was refused."""
         problems = []

@@ -56,6 +56,20 @@ class Program:
     provenance: dict = field(default_factory=dict)
     verification: dict = field(default_factory=dict)
 
+    @property
+    def kind(self) -> str:
+        """The environment kind the program acts in."""
+        return str(self.env.get("kind", "workspace"))
+
+    @property
+    def status(self) -> str:
+        """`verified` or `accepted` programs are served; `unverified` ones wait for a person; `skipped`
+        ones were stored with the verify gate switched off. Older records say only `passed`."""
+        status = self.verification.get("status")
+        if isinstance(status, str):
+            return status
+        return "verified" if self.verification.get("passed") else "unverified"
+
     def state(self, state_id: str) -> State:
         return next(s for s in self.states if s.id == state_id)
 
@@ -156,10 +170,10 @@ class Program:
             raise ProgramError(f"{where}: no terminal state is reachable from {self.start}")
         try:
             for state in self.states:
-                validate(state.check, f"{where}: state {state.id}")
+                validate(state.check, self.kind, f"{where}: state {state.id}")
             for transition in self.transitions:
                 if transition.guard is not None:
-                    validate(transition.guard, f"{where}: guard {transition.source}→{transition.target}")
+                    validate(transition.guard, self.kind, f"{where}: guard {transition.source}→{transition.target}")
         except PredicateError as exc:
             raise ProgramError(str(exc)) from None
         undeclared = set(_PARAM.findall(self.goal_template)) - set(self.params)

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.programs.predicates import Observable, holds, interpolate
+from engine.programs.predicates import Checker, holds, interpolate
 from engine.programs.program import Program
 from engine.tools.call import ToolCall
 from engine.tools.outcome import StepOutcome, StepStatus
@@ -27,6 +27,7 @@ class ReplayEnd(StrEnum):
     MISMATCH = "mismatch"
     PAUSED = "paused"
     BLOCKED = "blocked"
+    DENIED = "denied"
     FAILED = "failed"
     CANCELLED = "cancelled"
 
@@ -42,13 +43,14 @@ class ReplayResult:
 _FROM_STEP = {
     StepStatus.PAUSED: ReplayEnd.PAUSED,
     StepStatus.BLOCKED: ReplayEnd.BLOCKED,
+    StepStatus.DENIED: ReplayEnd.DENIED,
     StepStatus.FAILED: ReplayEnd.FAILED,
     StepStatus.CANCELLED: ReplayEnd.CANCELLED,
 }
 
 
 class Replayer:
-    def __init__(self, program: Program, params: dict[str, str], env: Observable, dispatch: Dispatch, on_check: OnCheck) -> None:
+    def __init__(self, program: Program, params: dict[str, str], env: Checker, dispatch: Dispatch, on_check: OnCheck) -> None:
         self.program = program
         self.params = params
         self.env = env
@@ -60,11 +62,12 @@ class Replayer:
         state_id, idx = self.program.start, 0
         while idx <= MAX_STEPS:
             state = self.program.state(state_id)
-            transitions = [t for t in self.program.leaving(state_id) if t.guard is None or holds(t.guard, self.env, self.params)]
+            transitions = [t for t in self.program.leaving(state_id)
+                           if t.guard is None or await holds(t.guard, self.env, self.params)]
             if idx < already_done and transitions:
                 state_id, idx = transitions[0].target, idx + 1
                 continue
-            passed = holds(state.check, self.env, self.params)
+            passed = await holds(state.check, self.env, self.params)
             await self._on_check(state_id, passed)
             if not passed:
                 return ReplayResult(ReplayEnd.MISMATCH, state_id, idx, f"state {state_id} ({state.description}) does not hold")

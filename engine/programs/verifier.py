@@ -1,36 +1,51 @@
-"""Verify before store: replay a fresh program from a clean copy, then ask the task's own evaluator.
+"""Verify before store: replay a fresh program in a fork of the run's start state, then ask the task's evaluator.
 
-The clean copy is the workspace as it was before the run; the real workspace is never
-touched. A program with a blocked or externally irreversible step is refused, since
-re-executing it to check it would do the irreversible thing again.
+The real environment is never touched. A step whose effect would leave the fork (egress,
+an unconfined shell, anything not `local_reversible` as the gate rates it now) is never
+re-executed: such a program is held as `unverified` until a person accepts it. A
+program with a step the gate blocks, or that fails its replay or its evaluator, is refused.
 """
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
-from engine.envs.workspace import WorkspaceEnv
+from engine.envs.environment import Environment
+from engine.errors import one_line
 from engine.gate.gate import Decision, Gate
-from engine.gate.verdict import Tier
 from engine.programs.predicates import holds, interpolate
 from engine.programs.program import Program
 from engine.programs.replayer import ReplayEnd, Replayer
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 from engine.tools.outcome import StepOutcome, StepStatus
 from engine.tools.registry import ToolError, ToolRegistry
 
+HOW = "replay in a fork of the run's start state"
+
+
+class Verdict(StrEnum):
+    VERIFIED = "verified"
+    UNVERIFIED = "unverified"
+    REJECTED = "rejected"
+
 
 @dataclass(frozen=True)
 class Verification:
-    passed: bool
+    verdict: Verdict
     reason: str
 
+    @property
+    def passed(self) -> bool:
+        return self.verdict is Verdict.VERIFIED
+
     def record(self) -> dict:
-        return {"when": time.time(), "how": "replay from clean copy", "passed": self.passed, "evaluator": self.reason}
+        how = HOW if self.verdict is not Verdict.UNVERIFIED else "not re-executed: a step would leave the fork"
+        return {"status": self.verdict.value, "when": time.time(), "how": how, "passed": self.passed,
+                "evaluator": self.reason}
 
 
 class Verifier:
@@ -39,37 +54,46 @@ class Verifier:
         self._gate = gate
         self._scratch = scratch
 
-    async def verify(self, program: Program, params: dict[str, str], clean: Path, evaluator: dict | None) -> Verification:
+    async def verify(self, program: Program, params: dict[str, str], clean: Environment | None,
+                     evaluator: dict | None) -> Verification:
+        """`clean` is the start state kept before the run; it is forked, never acted in."""
         if evaluator is None:
-            return Verification(False, "the task has no evaluator to verify against")
+            return Verification(Verdict.REJECTED, "the task has no evaluator to verify against")
         for transition in program.transitions:
             call = ToolCall(transition.action.tool, interpolate(transition.action.args, params))
-            ruling = self._gate.rule(call, self._registry.get(call.tool).tier_for(call.args))
+            try:
+                tool = self._registry.get(call.tool)
+            except ToolError as exc:
+                return Verification(Verdict.REJECTED, str(exc))
+            ruling = self._gate.rule(call, tool.tier_for(call.args))
             if ruling.decision is Decision.BLOCK:
-                return Verification(False, f"step {call.tool} is blocked by the gate")
-            if ruling.verdict.tier is Tier.EXTERNALLY_IRREVERSIBLE:
-                return Verification(False, f"step {call.tool} is externally irreversible; not re-executed to verify")
-        self._scratch.mkdir(parents=True, exist_ok=True)
-        sandbox_root = Path(tempfile.mkdtemp(prefix="verify-", dir=self._scratch))
+                return Verification(Verdict.REJECTED, f"step {call.tool} is blocked by the gate")
+            tier = Tier.strictest(ruling.verdict.tier, tool.tier_for(call.args))
+            if tier is not Tier.LOCAL_REVERSIBLE:
+                return Verification(Verdict.UNVERIFIED, f"step {call.tool} is {tier.value}: a fork cannot contain it")
+        if clean is None or not clean.can_fork:
+            return Verification(Verdict.UNVERIFIED, "no forkable start state was kept for this run")
+        fork = await clean.fork(self._scratch)
         try:
-            sandbox = WorkspaceEnv(clean).copy_to(sandbox_root)
-            result = await Replayer(program, params, sandbox, self._sandbox_dispatch(sandbox), _ignore).run()
+            result = await Replayer(program, params, fork, self._dispatch_in(fork), _ignore).run()
             if result.end is not ReplayEnd.COMPLETED:
-                why = f"replay from clean did not complete: {result.end.value} at {result.state_id} {result.message}"
-                return Verification(False, why.strip())
-            if not holds(evaluator, sandbox):
-                return Verification(False, "replay completed but the task's evaluator failed")
-            return Verification(True, "replay completed and the task's evaluator passed")
+                why = f"replay in a fork did not complete: {result.end.value} at {result.state_id} {result.message}"
+                return Verification(Verdict.REJECTED, why.strip())
+            if not await holds(evaluator, fork):
+                return Verification(Verdict.REJECTED, "replay completed but the task's evaluator failed")
+            return Verification(Verdict.VERIFIED, "replay completed and the task's evaluator passed")
         finally:
-            shutil.rmtree(sandbox_root, ignore_errors=True)
+            await fork.close()
 
-    def _sandbox_dispatch(self, sandbox: WorkspaceEnv):
+    def _dispatch_in(self, fork: Environment):
         async def dispatch(call: ToolCall, idx: int, state_id: str) -> StepOutcome:
             try:
                 tool = self._registry.check(call)
-                await tool.run(sandbox, call.args)
-            except (ToolError, OSError) as exc:
-                return StepOutcome(StepStatus.FAILED, str(exc))
+                if tool.kind != fork.kind:
+                    raise ToolError(f"{call.tool} acts in a {tool.kind} environment, not {fork.kind}")
+                await tool.run(fork, call.args)
+            except Exception as exc:  # a failing step fails the verification, never the runner
+                return StepOutcome(StepStatus.FAILED, one_line(exc))
             return StepOutcome(StepStatus.DONE)
 
         return dispatch

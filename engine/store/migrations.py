@@ -80,4 +80,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE tasks ADD COLUMN heartbeat_at REAL;
     """,
+    """
+    ALTER TABLE tasks ADD COLUMN claimed_by TEXT;
+    ALTER TABLE steps ADD COLUMN output TEXT;
+    ALTER TABLE receipts ADD COLUMN env TEXT;
+    CREATE INDEX receipts_created ON receipts(created_at);
+    """,
 )

@@ -1,4 +1,8 @@
-"""The task queue's SQL: submit, claim by compare-and-swap, move between states, record steps."""
+"""The task queue's SQL: submit, claim by compare-and-swap, move between states, record steps.
+
+A step's life: `proposed` (written before the gate rules on it), `waiting` (for a person),
+`dispatching` (written ahead of its side effect), then `done`, `failed`, `blocked` or `denied`.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import uuid
 
 import aiosqlite
 
+from engine.agents.agent import Outcome, Turn
 from engine.store import Store
 from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
 from engine.tools.call import ToolCall
@@ -36,26 +41,28 @@ class TaskQueue:
         rows = await self._store.fetchall("SELECT * FROM tasks ORDER BY created_at, rowid")
         return [Task.from_row(row) for row in rows]
 
-    async def claim(self) -> Task | None:
-        """Take the oldest queued task; the status check in the UPDATE makes a double claim impossible."""
+    async def claim(self, runner: str) -> Task | None:
+        """Take the oldest queued task for `runner`; the status check in the UPDATE makes a double claim impossible."""
         rows = await self._store.fetchall(
             "SELECT id FROM tasks WHERE status = ? ORDER BY created_at, rowid LIMIT 8", (TaskStatus.QUEUED.value,)
         )
         for row in rows:
             now = time.time()
             claimed = await self._store.execute(
-                "UPDATE tasks SET status = ?, updated_at = ?, heartbeat_at = ? WHERE id = ? AND status = ?",
-                (TaskStatus.RUNNING.value, now, now, row["id"], TaskStatus.QUEUED.value),
+                "UPDATE tasks SET status = ?, updated_at = ?, heartbeat_at = ?, claimed_by = ? WHERE id = ? AND status = ?",
+                (TaskStatus.RUNNING.value, now, now, runner, row["id"], TaskStatus.QUEUED.value),
             )
             if claimed:
                 return await self.get(row["id"])
         return None
 
-    async def beat(self, task_id: str) -> None:
-        """The runner holding this task is alive."""
-        await self._store.execute(
-            "UPDATE tasks SET heartbeat_at = ? WHERE id = ? AND status = ?", (time.time(), task_id, TaskStatus.RUNNING.value)
+    async def beat(self, task_id: str, runner: str) -> bool:
+        """The runner holding this task is alive; False when the task is no longer running under it."""
+        changed = await self._store.execute(
+            "UPDATE tasks SET heartbeat_at = ? WHERE id = ? AND status = ? AND claimed_by = ?",
+            (time.time(), task_id, TaskStatus.RUNNING.value, runner),
         )
+        return changed == 1
 
     async def reap(self, lease_seconds: float) -> list[str]:
         """Put back in the queue every running task whose runner has not beaten within the lease."""
@@ -82,26 +89,64 @@ class TaskQueue:
     async def step(self, task_id: str, idx: int) -> aiosqlite.Row | None:
         return await self._store.fetchone("SELECT * FROM steps WHERE task_id = ? AND idx = ?", (task_id, idx))
 
+    async def open_step(self, task_id: str) -> aiosqlite.Row | None:
+        """The newest step proposed but not yet settled: resume dispatches it, the agent is not asked again."""
+        return await self._store.fetchone(
+            "SELECT * FROM steps WHERE task_id = ? AND status IN ('proposed', 'waiting', 'dispatching')"
+            " ORDER BY idx DESC LIMIT 1", (task_id,)
+        )
+
+    async def next_idx(self, task_id: str) -> int:
+        row = await self._store.fetchone("SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM steps WHERE task_id = ?", (task_id,))
+        return row["n"]
+
+    async def history(self, task_id: str) -> list[Turn]:
+        """Every settled step of the task, in order, as an agent is told about it."""
+        rows = await self._store.fetchall(
+            "SELECT idx, call, source, status, output FROM steps WHERE task_id = ?"
+            " AND status IN ('done', 'failed', 'blocked', 'denied') ORDER BY idx", (task_id,)
+        )
+        return [Turn(row["idx"], ToolCall.from_json(json.loads(row["call"])), row["source"], Outcome(row["status"]),
+                     row["output"] or "") for row in rows]
+
+    async def settle_open(self, task_id: str, output: str) -> None:
+        """Mark every unsettled step of a task that is being failed as `failed`, with the reason."""
+        await self._store.execute(
+            "UPDATE steps SET status = 'failed', output = ? WHERE task_id = ?"
+            " AND status IN ('proposed', 'waiting', 'dispatching')", (output, task_id)
+        )
+
     async def done_calls(self, task_id: str) -> list[ToolCall]:
         rows = await self._store.fetchall(
             "SELECT call FROM steps WHERE task_id = ? AND status = 'done' ORDER BY idx", (task_id,)
         )
         return [ToolCall.from_json(json.loads(row["call"])) for row in rows]
 
-    async def count_steps(self, task_id: str, source: str) -> int:
-        row = await self._store.fetchone(
-            "SELECT COUNT(*) AS n FROM steps WHERE task_id = ? AND source = ? AND status = 'done'", (task_id, source)
-        )
+    async def count_steps(self, task_id: str, source: str, status: str | None = "done") -> int:
+        """Steps of one source; with `status=None`, every proposal of that source, settled or not."""
+        sql = "SELECT COUNT(*) AS n FROM steps WHERE task_id = ? AND source = ?"
+        params: tuple = (task_id, source)
+        if status is not None:
+            sql, params = sql + " AND status = ?", params + (status,)
+        row = await self._store.fetchone(sql, params)
         return row["n"]
+
+    async def record(self, task_id: str, idx: int, call: ToolCall, status: str, source: str,
+                     state_id: str | None = None, output: str | None = None) -> None:
+        """`mark_step` in a transaction of its own."""
+        async with self._store.transaction() as db:
+            await self.mark_step(db, task_id, idx, call, status, source, state_id, output=output)
 
     @staticmethod
     async def mark_step(
         db: aiosqlite.Connection, task_id: str, idx: int, call: ToolCall, status: str, source: str,
-        state_id: str | None = None, receipt_id: str | None = None,
+        state_id: str | None = None, receipt_id: str | None = None, output: str | None = None,
     ) -> None:
         await db.execute(
-            "INSERT INTO steps (task_id, idx, call, status, source, state_id, receipt_id) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO steps (task_id, idx, call, status, source, state_id, receipt_id, output)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (task_id, idx) DO UPDATE SET call = excluded.call, status = excluded.status,"
-            " source = excluded.source, state_id = excluded.state_id, receipt_id = excluded.receipt_id",
-            (task_id, idx, call.canonical(), status, source, state_id, receipt_id),
+            " source = excluded.source, state_id = excluded.state_id,"
+            " receipt_id = COALESCE(excluded.receipt_id, receipt_id), output = COALESCE(excluded.output, output)",
+            (task_id, idx, call.canonical(), status, source, state_id, receipt_id, output),
         )

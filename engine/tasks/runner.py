@@ -1,20 +1,30 @@
-"""The durable task runner: claim a task, replay a program or run the agent, learn from success.
+"""The durable task runner: claim a task, replay a program or run the agent loop, learn from success.
 
-A task waiting on a person is parked as `paused` and does not hold the runner; a
-decision puts it back in the queue, and the next claim resumes it where it stopped.
+The runner owns the agent loop: observe, ask the agent to propose, put the proposal on
+record, let the gate rule, dispatch, observe again. A task waiting on a person is parked
+as `paused` and does not hold the runner; a decision puts it back in the queue, and the
+next claim dispatches the stored proposal without asking the agent again. Whatever goes
+wrong inside one task fails that task, and the runner goes on with the next.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import shutil
+import socket
+import traceback
+from collections.abc import Mapping
 from pathlib import Path
 
-from engine.agents.scripted import ScriptedAgent
+from engine.agents.agent import Act, AgentContext, AgentError, AgentFactory, Finish
+from engine.envs.environment import Environment
+from engine.errors import one_line
 from engine.events.bus import EventBus
 from engine.events.records import (
-    AgentStepped, ApprovalDecided, ProgramRejected, ProgramStored, ReplayFellBack, ReplayStarted, StateChecked,
-    TaskCancelled, TaskFailed, TaskPaused, TaskQueued, TaskResumed, TaskStarted, TaskSucceeded,
+    AgentConcluded, AgentStepped, ApprovalDecided, ProgramRejected, ProgramStored, ReplayFellBack, ReplayStarted,
+    StateChecked, TaskCancelled, TaskFailed, TaskPaused, TaskQueued, TaskResumed, TaskStarted, TaskSucceeded,
 )
 from engine.gate.approvals import ApprovalBook, ApprovalStatus
 from engine.programs.compiler import compile_run
@@ -23,17 +33,25 @@ from engine.programs.predicates import holds
 from engine.programs.program import Program
 from engine.programs.replayer import ReplayEnd, Replayer, ReplayResult
 from engine.programs.selector import select
-from engine.programs.verifier import Verifier
+from engine.programs.verifier import Verdict, Verifier
+from engine.store import StoreError
+from engine.tasks.lease import Lease, LeaseLost
 from engine.tasks.queue import TaskQueue
 from engine.tasks.stepper import Stepper
 from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
+from engine.tools.call import ToolCall
 from engine.tools.outcome import StepStatus
+
+SERVED = frozenset({"verified", "accepted"})
+DEFAULT_MAX_STEPS = 50
 
 
 class TaskRunner:
     def __init__(
         self, queue: TaskQueue, bus: EventBus, stepper: Stepper, approvals: ApprovalBook, corpus: Corpus,
-        verifier: Verifier | None, runs: Path, fallback: bool = True, pace: float = 0.0, lease_seconds: float = 30.0,
+        verifier: Verifier | None, environments: Mapping[str, Environment], agents: Mapping[str, AgentFactory],
+        runs: Path, fallback: bool = True, pace: float = 0.0, lease_seconds: float = 30.0,
+        max_steps: int = DEFAULT_MAX_STEPS,
     ) -> None:
         self.queue = queue
         self._bus = bus
@@ -41,29 +59,36 @@ class TaskRunner:
         self._approvals = approvals
         self._corpus = corpus
         self._verifier = verifier
+        self._environments = environments
+        self._agents = agents
         self._runs = runs
         self._fallback = fallback
         self._pace = pace
         self._lease = lease_seconds
+        self._max_steps = max_steps
+        self._clean: dict[str, Environment] = {}
         self._wake = asyncio.Event()
+        self.identity = f"{socket.gethostname()}:{os.getpid()}"
 
     async def submit(self, spec: TaskSpec) -> Task:
+        if spec.env_kind not in self._environments:
+            raise TaskError(f"no {spec.env_kind} environment here; this runtime has {sorted(self._environments)}")
+        if spec.agent is not None and spec.agent["kind"] not in self._agents:
+            raise TaskError(f"no agent of kind {spec.agent['kind']!r}; known: {sorted(self._agents)}")
         task = await self.queue.submit(spec)
         await self._bus.publish(TaskQueued(task.id, spec.goal))
         self._wake.set()
         return task
 
     async def decide(self, approval_id: str, approved: bool, by: str) -> None:
-        """Record a person's decision; an approved task goes back in the queue, a denied one fails."""
+        """Record a person's decision; either way the task goes back in the queue, and the agent is told a denial."""
         await self.expire_approvals()
         approval = await self._approvals.decide(approval_id, approved, by)
         await self._bus.publish(ApprovalDecided(approval.task_id, approval.id, approved, by))
-        if approved:
-            if await self.queue.move(approval.task_id, TaskStatus.QUEUED, expect=TaskStatus.PAUSED):
-                await self._bus.publish(TaskResumed(approval.task_id, f"approval {approval.id} granted by {by}"))
-                self._wake.set()
-        elif await self.queue.move(approval.task_id, TaskStatus.FAILED, expect=TaskStatus.PAUSED, error=f"denied by {by}"):
-            await self._bus.publish(TaskFailed(approval.task_id, f"{approval.call.tool} denied by {by}"))
+        verb = "granted" if approved else "denied"
+        if await self.queue.move(approval.task_id, TaskStatus.QUEUED, expect=TaskStatus.PAUSED):
+            await self._bus.publish(TaskResumed(approval.task_id, f"approval {approval.id} {verb} by {by}"))
+            self._wake.set()
 
     async def cancel(self, task_id: str, by: str) -> None:
         """Stop a task: at once if it waits, before its next step if it runs; what it did stays journaled."""
@@ -90,39 +115,56 @@ class TaskRunner:
     async def run_until_idle(self) -> None:
         await self.recover()
         await self.expire_approvals()
-        while (task := await self.queue.claim()) is not None:
+        while (task := await self.queue.claim(self.identity)) is not None:
             await self.run(task)
 
     async def serve(self) -> None:
-        """Run tasks as they come, forever; cancel the caller's task to stop."""
+        """Run tasks as they come, forever; a database that is busy or broken is retried, not fatal."""
         while True:
             self._wake.clear()
-            await self.run_until_idle()
+            try:
+                await self.run_until_idle()
+            except StoreError:
+                await asyncio.sleep(1.0)
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=1.0)
             except TimeoutError:
                 pass
 
     async def run(self, task: Task) -> None:
-        heartbeat = asyncio.create_task(self._beat(task.id))
+        """Run one claimed task to its next rest; an unexpected error fails it, and never escapes."""
+        lease = Lease(self.queue, task.id, self.identity, self._lease)
+        lease.start()
         try:
-            await self._run(task)
+            await self._run(task, lease)
+        except LeaseLost:
+            pass
         except Exception as exc:
-            await self._fail(task, f"internal error: {type(exc).__name__}: {exc}")
-            raise
+            await self._crash(task, exc)
         finally:
-            heartbeat.cancel()
+            await lease.stop()
 
-    async def _beat(self, task_id: str) -> None:
-        while True:
-            await asyncio.sleep(self._lease / 3)
-            await self.queue.beat(task_id)
+    async def _crash(self, task: Task, exc: Exception) -> None:
+        """Fail the task with one line, its traceback in the event, its open steps settled."""
+        error = f"internal error: {one_line(exc)}"
+        detail = "".join(traceback.format_exception(exc))
+        try:
+            await self.queue.settle_open(task.id, error)
+            await self._fail(task, error, detail=detail)
+        except Exception:
+            pass  # the database itself is failing: the lease runs out and recovery takes the task up again
 
-    async def _run(self, task: Task) -> None:
+    async def _run(self, task: Task, lease: Lease) -> None:
         spec, mode, program_id = task.spec, task.mode, task.program_id
+        env = self._environments.get(spec.env_kind)
+        if env is None:
+            await self._fail(task, f"no {spec.env_kind} environment here")
+            return
         if mode is None:
-            self._keep_clean_copy(task)
-            choice = select(spec.goal, await self._corpus.all())
+            await env.reset(spec.env)
+            await self._keep_clean_start(task, env)
+            served = [p for p in await self._corpus.all() if p.kind == env.kind and self._serves(p)]
+            choice = select(spec.goal, served)
             mode, program_id = (TaskMode.REPLAY, choice[0].id) if choice else (TaskMode.AGENT, None)
             await self.queue.set_mode(task.id, mode, program_id)
             await self._bus.publish(TaskStarted(task.id, mode.value, program_id))
@@ -131,29 +173,32 @@ class TaskRunner:
             if program is None:
                 result = ReplayResult(ReplayEnd.MISMATCH, "", 0, f"program {program_id} is no longer stored")
             else:
-                result = await self._replay(task, program)
+                result = await self._replay(task, program, env, lease)
             if result.end is ReplayEnd.COMPLETED:
                 await self._corpus.record_run(program_id, task.id, result.end.value)
-                await self._finish(task, TaskMode.REPLAY)
+                await self._finish(task, TaskMode.REPLAY, env)
                 return
             if result.end is ReplayEnd.PAUSED:
                 await self._pause(task, result.message)
                 return
             if result.end is ReplayEnd.CANCELLED:
                 return
-            if result.end is ReplayEnd.BLOCKED or not (self._fallback and spec.plan):
+            if result.end in (ReplayEnd.BLOCKED, ReplayEnd.DENIED) or not (self._fallback and spec.agent):
                 await self._corpus.record_run(program_id, task.id, result.end.value)
                 why = ""
-                if result.end is not ReplayEnd.BLOCKED:
-                    why = " and fallback is off" if spec.plan else " and there is no agent plan to fall back to"
+                if result.end not in (ReplayEnd.BLOCKED, ReplayEnd.DENIED):
+                    why = " and fallback is off" if spec.agent else " and the task has no agent to fall back to"
                 await self._fail(task, f"replay {result.end.value} at {result.state_id or 'start'}: {result.message}{why}")
                 return
             await self._corpus.record_run(program_id, task.id, "fell back")
             await self._bus.publish(ReplayFellBack(task.id, program_id, result.state_id, result.message))
             await self.queue.set_mode(task.id, TaskMode.AGENT, program_id)
-        await self._agent(task)
+        await self._agent(task, env, lease)
 
-    async def _replay(self, task: Task, program: Program) -> ReplayResult:
+    def _serves(self, program: Program) -> bool:
+        return program.status in SERVED or (self._verifier is None and program.status == "skipped")
+
+    async def _replay(self, task: Task, program: Program, env: Environment, lease: Lease) -> ReplayResult:
         """Replay the task's program; a mismatch or a failed step is the screen disagreeing with it."""
         params = program.bind(task.goal) or {}
         done = await self.queue.count_steps(task.id, "replay")
@@ -164,40 +209,67 @@ class TaskRunner:
             await self._bus.publish(StateChecked(task.id, program.id, state_id, passed))
 
         async def dispatch(call, idx, state_id):
-            outcome = await self._stepper.dispatch(task.id, idx, call, "replay", state_id)
+            lease.ensure()
+            outcome = await self._stepper.dispatch(env, task.id, idx, call, "replay", state_id)
             await self._breathe()
             return outcome
 
-        return await Replayer(program, params, self._stepper.env, dispatch, on_check).run(already_done=done)
+        return await Replayer(program, params, env, dispatch, on_check).run(already_done=done)
 
-    async def _agent(self, task: Task) -> None:
-        agent = ScriptedAgent(task.spec.plan, self._stepper.registry)
-        base = await self.queue.count_steps(task.id, "replay")
-        for position, call in agent.steps(self._stepper.env):
-            idx = base + position
-            step = await self.queue.step(task.id, idx)
-            if step is None or step["status"] != "done":
-                await self._bus.publish(AgentStepped(task.id, idx, call.as_json()))
-            outcome = await self._stepper.dispatch(task.id, idx, call, "agent")
+    async def _agent(self, task: Task, env: Environment, lease: Lease) -> None:
+        if task.spec.agent is None:
+            await self._fail(task, "no stored program serves this goal and the task has no agent")
+            return
+        try:
+            agent = self._agents[task.spec.agent["kind"]](task.spec.agent, AgentContext(task.goal, self._stepper.registry))
+        except (AgentError, KeyError) as exc:
+            await self._fail(task, f"agent: {one_line(exc)}")
+            return
+        cap = task.spec.max_steps or self._max_steps
+        observation = None
+        while True:
+            lease.ensure()
+            open_step = await self.queue.open_step(task.id)
+            if open_step is not None and open_step["source"] == "agent":
+                idx, call = open_step["idx"], ToolCall.from_json(json.loads(open_step["call"]))
+            else:
+                if (await self.queue.get(task.id)).status is not TaskStatus.RUNNING:
+                    return
+                if await self.queue.count_steps(task.id, "agent", status=None) >= cap:
+                    await self._fail(task, f"the agent used its {cap} steps without finishing")
+                    return
+                observation = observation or await env.observe()
+                proposal = await agent.propose(observation, await self.queue.history(task.id))
+                observation = None
+                if not isinstance(proposal, Act):
+                    outcome = "finished" if isinstance(proposal, Finish) else "gave up"
+                    message = proposal.summary if isinstance(proposal, Finish) else proposal.reason
+                    await self._bus.publish(AgentConcluded(task.id, outcome, message, proposal.usage.as_json()))
+                    if isinstance(proposal, Finish):
+                        if await self._finish(task, TaskMode.AGENT, env):
+                            await self._learn(task, env)
+                    else:
+                        await self._fail(task, message)
+                    return
+                idx, call = await self.queue.next_idx(task.id), proposal.call
+                await self.queue.record(task.id, idx, call, "proposed", "agent")
+                await self._bus.publish(AgentStepped(task.id, idx, call.as_json(), proposal.usage.as_json()))
+            outcome = await self._stepper.dispatch(env, task.id, idx, call, "agent")
             await self._breathe()
             if outcome.status is StepStatus.PAUSED:
                 await self._pause(task, outcome.message)
                 return
             if outcome.status is StepStatus.CANCELLED:
                 return
-            if outcome.status is not StepStatus.DONE:
-                await self._fail(task, outcome.message)
-                return
-        if await self._finish(task, TaskMode.AGENT):
-            await self._learn(task)
+            observation = outcome.observation
 
     async def _breathe(self) -> None:
         if self._pace:
             await asyncio.sleep(self._pace)
 
-    async def _finish(self, task: Task, mode: TaskMode) -> bool:
+    async def _finish(self, task: Task, mode: TaskMode, env: Environment) -> bool:
         evaluator = task.spec.evaluator
-        if evaluator is not None and not holds(evaluator, self._stepper.env):
+        if evaluator is not None and not await holds(evaluator, env):
             await self._fail(task, "the task's evaluator does not hold after the run")
             return False
         if not await self.queue.move(task.id, TaskStatus.SUCCEEDED, expect=TaskStatus.RUNNING):
@@ -205,30 +277,39 @@ class TaskRunner:
         await self._bus.publish(TaskSucceeded(task.id, mode.value))
         return True
 
-    async def _learn(self, task: Task) -> None:
-        clean = self._runs / task.id / "before"
+    async def _learn(self, task: Task, env: Environment) -> None:
+        clean = self._clean.pop(task.id, None)
         try:
             trace = await self.queue.done_calls(task.id)
-            if not task.spec.learn or not trace or not clean.exists():
+            if not task.spec.learn or not trace:
                 return
-            program = compile_run(task.goal, trace, self._stepper.registry, {"task": task.id, "agent": ScriptedAgent.name})
+            provenance = {"task": task.id, "agent": task.spec.agent["kind"]}
+            program = compile_run(task.goal, trace, self._stepper.registry, env.kind, provenance)
             params = {name: spec["example"] for name, spec in program.params.items()}
-            if self._verifier is not None:
+            if self._verifier is None:
+                record = {"status": "skipped", "how": "the verify gate is switched off", "passed": False}
+            else:
                 verification = await self._verifier.verify(program, params, clean, task.spec.evaluator)
-                if not verification.passed:
+                if verification.verdict is Verdict.REJECTED:
                     await self._bus.publish(ProgramRejected(task.id, program.signature, verification.reason))
                     return
-                program = Program.from_json({**program.to_json(), "verification": verification.record()})
+                record = verification.record()
+            program = Program.from_json({**program.to_json(), "verification": record})
             await self._corpus.upsert(program)
-            await self._bus.publish(ProgramStored(task.id, program.id, program.signature))
+            await self._bus.publish(ProgramStored(task.id, program.id, program.signature, program.status))
         finally:
-            shutil.rmtree(self._runs / task.id, ignore_errors=True)
+            await self._drop_clean(task.id, clean)
 
-    def _keep_clean_copy(self, task: Task) -> None:
-        if task.spec.learn and task.spec.plan:
-            target = self._runs / task.id / "before"
-            shutil.rmtree(target, ignore_errors=True)
-            self._stepper.env.copy_to(target)
+    async def _keep_clean_start(self, task: Task, env: Environment) -> None:
+        """A fork of the start state, for verifying the program this run may become."""
+        if task.spec.learn and task.spec.agent is not None and env.can_fork:
+            await self._drop_clean(task.id, self._clean.pop(task.id, None))
+            self._clean[task.id] = await env.fork(self._runs)
+
+    async def _drop_clean(self, task_id: str, clean: Environment | None) -> None:
+        if clean is not None:
+            await clean.close()
+        await asyncio.to_thread(shutil.rmtree, self._runs / task_id, True)
 
     async def _pause(self, task: Task, reason: str) -> None:
         """Park the task; a decision that arrived while it was still running is honoured here."""
@@ -238,14 +319,13 @@ class TaskRunner:
         approval = await self._approvals.latest(task.id)
         if approval is None or approval.status not in (ApprovalStatus.APPROVED, ApprovalStatus.DENIED):
             return
-        if approval.status is ApprovalStatus.DENIED:
-            await self._fail(task, f"{approval.call.tool} denied by {approval.decided_by}", expect=TaskStatus.PAUSED)
-        elif await self.queue.move(task.id, TaskStatus.QUEUED, expect=TaskStatus.PAUSED):
-            await self._bus.publish(TaskResumed(task.id, f"approval {approval.id} was granted while pausing"))
+        if await self.queue.move(task.id, TaskStatus.QUEUED, expect=TaskStatus.PAUSED):
+            verb = "granted" if approval.status is ApprovalStatus.APPROVED else "denied"
+            await self._bus.publish(TaskResumed(task.id, f"approval {approval.id} was {verb} while pausing"))
             self._wake.set()
 
-    async def _fail(self, task: Task, error: str, expect: TaskStatus = TaskStatus.RUNNING) -> None:
+    async def _fail(self, task: Task, error: str, expect: TaskStatus = TaskStatus.RUNNING, detail: str = "") -> None:
         """Fail a task in the state this runner left it; a task cancelled meanwhile stays cancelled."""
-        shutil.rmtree(self._runs / task.id, ignore_errors=True)
+        await self._drop_clean(task.id, self._clean.pop(task.id, None))
         if await self.queue.move(task.id, TaskStatus.FAILED, expect=expect, error=error):
-            await self._bus.publish(TaskFailed(task.id, error))
+            await self._bus.publish(TaskFailed(task.id, error, detail))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -34,36 +35,74 @@ class TaskMode(StrEnum):
     REPLAY = "replay"
 
 
+DEFAULT_ENV = {"kind": "workspace"}
+
+
+def scripted(steps) -> dict[str, Any]:
+    """The agent part of a spec for the scripted agent: `{"kind": "scripted", "steps": [...]}`."""
+    return {"kind": "scripted", "steps": [s.as_json() if isinstance(s, ToolCall) else s for s in steps]}
+
+
 @dataclass(frozen=True)
 class TaskSpec:
-    """What a caller submits: the goal, the scripted agent's plan, and the task's own evaluator."""
+    """What a caller submits: the goal, the environment to act in, the agent, and how to tell it worked.
+
+    The agent is separate from the task: `{"kind": "scripted", "steps": [...]}` today, a
+    model agent tomorrow, or none (then only a stored program can serve the task).
+    `max_steps` caps the agent's proposals (None: the runtime's default).
+    """
 
     goal: str
-    plan: tuple[ToolCall, ...] = ()
+    env: Mapping[str, Any] = field(default_factory=lambda: dict(DEFAULT_ENV))
+    agent: Mapping[str, Any] | None = None
     evaluator: dict | None = None
     learn: bool = True
+    max_steps: int | None = None
 
     def __post_init__(self) -> None:
-        if not self.goal.strip():
+        if not isinstance(self.goal, str) or not self.goal.strip():
             raise ValueError("a task needs a goal")
+        if not isinstance(self.env, Mapping) or not isinstance(self.env.get("kind"), str):
+            raise ValueError('env must be an object with a "kind", e.g. {"kind": "workspace"}')
+        if self.agent is not None and (not isinstance(self.agent, Mapping) or not isinstance(self.agent.get("kind"), str)):
+            raise ValueError('agent must be an object with a "kind", e.g. {"kind": "scripted", "steps": [...]}')
+        if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
+            raise ValueError("max_steps must be a positive whole number")
         if self.evaluator is not None:
-            validate(self.evaluator, "evaluator")
+            validate(self.evaluator, self.env_kind, "evaluator")
+
+    @property
+    def env_kind(self) -> str:
+        return self.env["kind"]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "goal": self.goal,
-            "plan": [call.as_json() for call in self.plan],
+            "env": dict(self.env),
+            "agent": dict(self.agent) if self.agent is not None else None,
             "evaluator": self.evaluator,
             "learn": self.learn,
+            "max_steps": self.max_steps,
         }
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> "TaskSpec":
+        """A spec from JSON; a bare `plan` (the older form) means the scripted agent with those steps."""
+        if not isinstance(raw, dict):
+            raise ValueError(f"a task is a JSON object, got {type(raw).__name__}")
+        unknown = set(raw) - {"goal", "env", "agent", "plan", "evaluator", "learn", "max_steps"}
+        if unknown:
+            raise ValueError(f"unknown task field(s) {sorted(unknown)}")
+        agent = raw.get("agent")
+        if agent is None and raw.get("plan"):
+            agent = scripted(ToolCall.from_json(call) for call in raw["plan"])
         return cls(
             goal=raw["goal"],
-            plan=tuple(ToolCall.from_json(call) for call in raw.get("plan", [])),
+            env=raw.get("env") or dict(DEFAULT_ENV),
+            agent=agent,
             evaluator=raw.get("evaluator"),
             learn=bool(raw.get("learn", True)),
+            max_steps=raw.get("max_steps"),
         )
 
 
@@ -77,6 +116,7 @@ class Task:
     error: str | None
     created_at: float
     updated_at: float = field(compare=False)
+    claimed_by: str | None = field(default=None, compare=False)
 
     @property
     def goal(self) -> str:
@@ -93,4 +133,5 @@ class Task:
             error=row["error"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            claimed_by=row["claimed_by"],
         )

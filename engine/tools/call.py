@@ -28,7 +28,8 @@ class ToolCall:
         return {"tool": self.tool, "args": self.args}
 
     def canonical(self) -> str:
-        return json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        """Sorted, compact, ASCII-only JSON: any text (even a lone surrogate) can be stored and hashed."""
+        return json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"))
 
     def digest(self) -> str:
         return hashlib.sha256(self.canonical().encode()).hexdigest()

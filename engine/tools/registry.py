@@ -1,15 +1,20 @@
-"""The tool registry: what each tool accepts, what it may change, and how that is undone."""
+"""The tool registry: what each tool accepts, what it may change, and how that is undone.
+
+It is the only list of tools: environments contribute theirs, and the gate reads its names.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from engine.envs.workspace import WorkspaceEnv
 from engine.errors import WardenError
-from engine.gate.verdict import Tier
+from engine.tier import Tier
 from engine.tools.call import ToolCall
+
+if TYPE_CHECKING:
+    from engine.envs.environment import Environment
 
 MAX_ARGUMENT_BYTES = 1_000_000
 
@@ -21,23 +26,35 @@ class ToolError(WardenError):
 
 
 @dataclass(frozen=True)
-class Tool:
-    """A tool's declaration; `touches` names the workspace paths a snapshot must cover.
+class ToolOutput:
+    """What a tool returns: text for a person or a model, and structured data."""
 
-    `needs` and `effect` are predicates over the workspace: what must hold before the
-    call, and what holds after it. Programs check them; resume uses `effect` as the
-    idempotency check of a step interrupted mid-dispatch.
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool's declaration; `kind` is the environment kind it acts in, `touches` the targets
+    a snapshot of that environment must cover.
+
+    `needs` and `effect` are predicates of that kind: what must hold before the call, and
+    what holds after it. Programs check them; resume uses `effect` as the idempotency
+    check of a step interrupted mid-dispatch. A tool with `unavailable` set is refused
+    before the gate rules on it, with that line as the reason.
     """
 
     name: str
+    kind: str
     schema: dict[str, type]
-    run: Callable[[WorkspaceEnv, dict[str, Any]], Awaitable[str]]
+    run: Callable[["Environment", dict[str, Any]], Awaitable[ToolOutput]]
     tier: Tier | Callable[[dict[str, Any]], Tier]
     reverser: str | None = None
     touches: Callable[[dict[str, Any]], list[str]] = lambda args: []
     needs: Callable[[dict[str, Any]], Predicate | None] = lambda args: None
     effect: Callable[[dict[str, Any]], Predicate | None] = lambda args: None
     summary: Callable[[dict[str, Any]], str] | None = None
+    unavailable: str | None = None
 
     def tier_for(self, args: dict[str, Any]) -> Tier:
         return self.tier(args) if callable(self.tier) else self.tier
@@ -75,6 +92,8 @@ class ToolRegistry:
     def check(self, call: ToolCall) -> Tool:
         """The tool for a call whose arguments match its schema exactly, or a one-line error."""
         tool = self.get(call.tool)
+        if tool.unavailable:
+            raise ToolError(tool.unavailable)
         missing = set(tool.schema) - set(call.args)
         extra = set(call.args) - set(tool.schema)
         if missing or extra:
@@ -85,6 +104,21 @@ class ToolRegistry:
             value = call.args[name]
             if not isinstance(value, kind):
                 raise ToolError(f"{call.tool}: {name} must be {kind.__name__}, got {type(value).__name__}")
-            if isinstance(value, str) and len(value.encode()) > MAX_ARGUMENT_BYTES:
-                raise ToolError(f"{call.tool}: {name} is {len(value.encode())} bytes, over {MAX_ARGUMENT_BYTES}")
+        size = _text_bytes(call.args, call.tool)
+        if size > MAX_ARGUMENT_BYTES:
+            raise ToolError(f"{call.tool}: arguments are {size} bytes, over {MAX_ARGUMENT_BYTES}")
         return tool
+
+
+def _text_bytes(value: Any, tool: str) -> int:
+    """UTF-8 size of every string in the arguments; text that is not valid Unicode is refused."""
+    if isinstance(value, str):
+        try:
+            return len(value.encode())
+        except UnicodeEncodeError as exc:
+            raise ToolError(f"{tool}: an argument is not valid Unicode text ({exc.reason} at {exc.start})") from None
+    if isinstance(value, dict):
+        return sum(_text_bytes(k, tool) + _text_bytes(v, tool) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(_text_bytes(item, tool) for item in value)
+    return 0

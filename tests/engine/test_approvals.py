@@ -8,7 +8,7 @@ import pytest
 from engine.demo import SCRATCH_BYTES, demo_tasks
 from engine.events.records import ActionBlocked, ApprovalRequested, TaskFailed, TaskPaused
 from engine.gate.approvals import ApprovalError
-from engine.tasks.task import TaskSpec, TaskStatus
+from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 
 
@@ -47,7 +47,7 @@ async def test_approval_is_single_use_and_bound_to_its_arguments(runtime, run, d
     (ws / "a.txt").write_text("a\n")
     (ws / "b.txt").write_text("b\n")
     this, other = ToolCall("fs.delete", {"path": "a.txt"}), ToolCall("fs.delete", {"path": "b.txt"})
-    task = await run(runtime, TaskSpec(goal="Delete a.txt", plan=(this,), evaluator={"absent": "a.txt"}))
+    task = await run(runtime, TaskSpec(goal="Delete a.txt", agent=scripted((this,)), evaluator={"absent": "a.txt"}))
     [pending] = await runtime.pending_approvals()
     await runtime.approve(pending.id)
     with pytest.raises(ApprovalError):

@@ -9,7 +9,7 @@ import pytest
 from engine.demo import SCRATCH_BYTES, demo_tasks
 from engine.events.records import TaskCancelled, TaskSucceeded
 from engine.gate.approvals import ApprovalError
-from engine.tasks.task import TaskError, TaskSpec, TaskStatus
+from engine.tasks.task import TaskError, TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 
 
@@ -32,11 +32,11 @@ async def test_cancelling_a_paused_task_withdraws_its_approval(runtime, run, db,
 async def test_cancelling_a_running_task_stops_it_before_the_next_step(runtime, db, ws):
     spec = TaskSpec(
         goal="Write two files with a pause between",
-        plan=(
+        agent=scripted((
             ToolCall("fs.write", {"path": "first.txt", "content": "1"}),
             ToolCall("shell.run", {"command": "sleep 1"}),
             ToolCall("fs.write", {"path": "second.txt", "content": "2"}),
-        ),
+        )),
     )
     task = await runtime.submit(spec)
     running = asyncio.create_task(runtime.run_until_idle())

@@ -8,7 +8,7 @@ from engine.demo import SCRATCH_BYTES, demo_tasks
 from engine.events.records import ReceiptUndone
 from engine.journal.journal import UndoError
 from engine.journal.receipt import Reversal
-from engine.tasks.task import TaskSpec, TaskStatus
+from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 
 
@@ -34,7 +34,7 @@ async def test_shell_step_is_journaled_and_undone(runtime, run_approving, db, ws
     before = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
     spec = TaskSpec(
         goal="Write hi into out.txt",
-        plan=(ToolCall("shell.run", {"command": "echo hi > out.txt"}),),
+        agent=scripted((ToolCall("shell.run", {"command": "echo hi > out.txt"}),)),
         evaluator={"text": {"path": "out.txt", "equals": "hi\n"}},
     )
     task = await run_approving(runtime, spec)
@@ -50,7 +50,7 @@ async def test_shell_step_is_journaled_and_undone(runtime, run_approving, db, ws
 
 async def test_a_failing_step_keeps_a_receipt_for_what_it_changed(runtime, run_approving, db, ws):
     fail_midway = ToolCall("shell.run", {"command": "echo partial > part.txt; false"})
-    spec = TaskSpec(goal="Write part of a file, then fail", plan=(fail_midway,))
+    spec = TaskSpec(goal="Write part of a file, then fail", agent=scripted((fail_midway,)))
     task = await run_approving(runtime, spec)
     assert task.status is TaskStatus.FAILED and "exit 1" in task.error
     assert (ws / "part.txt").read_bytes() == b"partial\n"

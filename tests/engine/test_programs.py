@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import copy
 import json
+import tempfile
+from pathlib import Path
 
 import pytest
 
 from engine.demo import SCRATCH_BYTES, demo_tasks, release_note, seed_workspace
+from engine.envs.workspace import WorkspaceEnv
 from engine.events.records import AgentStepped, ProgramRejected, ProgramStored
 from engine.programs.compiler import compile_run
 from engine.programs.corpus import Corpus
 from engine.programs.program import Program, ProgramError
 from engine.programs.verifier import Verifier
 from engine.runtime import Switches, build_registry
-from engine.tasks.task import TaskMode, TaskSpec, TaskStatus
+from engine.tasks.task import TaskMode, TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 from programs import SHIPPED
 
@@ -26,7 +29,8 @@ def tree(root):
 async def test_verifier_rejects_a_lossy_program(runtime, run, tmp_path):
     spec = demo_tasks()[0]
     task = await run(runtime, spec)
-    program = compile_run(task.goal, await runtime.queue.done_calls(task.id), runtime.registry, {"task": task.id})
+    program = compile_run(task.goal, await runtime.queue.done_calls(task.id), runtime.registry, "workspace",
+                          {"task": task.id})
     raw = copy.deepcopy(program.to_json())  # to_json shares the program's own dicts
     # Lossy: the write no longer carries the heading the evaluator looks for; its state check follows suit.
     write = next(t for t in raw["transitions"] if t["action"]["tool"] == "fs.write")
@@ -35,16 +39,17 @@ async def test_verifier_rejects_a_lossy_program(runtime, run, tmp_path):
         "text": {"path": write["action"]["args"]["path"], "equals": "TODO\n"}
     }
     lossy = Program.from_json(raw)
-    clean = tmp_path / "clean"
-    seed_workspace(clean)
-    before = tree(clean)
+    clean_root = tmp_path / "clean"
+    seed_workspace(clean_root)
+    clean = WorkspaceEnv(clean_root, runtime.workspace.sandbox)
+    before = tree(clean_root)
     verifier = Verifier(runtime.registry, runtime.gate, tmp_path / "scratch")
 
     assert (await verifier.verify(program, {"version": "1.2"}, clean, spec.evaluator)).passed  # the faithful one passes
     verdict = await verifier.verify(lossy, {"version": "1.2"}, clean, spec.evaluator)
     assert not verdict.passed
     assert verdict.reason == "replay completed but the task's evaluator failed"
-    assert tree(clean) == before
+    assert tree(clean_root) == before
     assert list((tmp_path / "scratch").iterdir()) == []
 
 
@@ -58,7 +63,7 @@ async def test_a_run_that_succeeded_by_luck_is_not_stored(open_runtime, run, db,
     mirrored = sorted((runtime.home / "programs").iterdir())
     spec = TaskSpec(
         goal="Delete the scratch file scratch.txt",
-        plan=(ToolCall("fs.delete", {"path": "scratch.txt"}),),
+        agent=scripted((ToolCall("fs.delete", {"path": "scratch.txt"}),)),
         evaluator={"all": [{"absent": "scratch.txt"}, {"exists": "signed-off.txt"}]},
     )
     task = await run(runtime, spec)
@@ -85,7 +90,9 @@ async def test_a_run_that_succeeded_by_luck_is_not_stored(open_runtime, run, db,
 
 def compiled_release_note() -> dict:
     spec = release_note("1.2")
-    return compile_run(spec.goal, list(spec.plan), build_registry(), {"task": "test"}).to_json()
+    steps = [ToolCall.from_json(step) for step in spec.agent["steps"]]
+    registry = build_registry([WorkspaceEnv(Path(tempfile.mkdtemp()))])
+    return compile_run(spec.goal, steps, registry, "workspace", {"task": "test"}).to_json()
 
 
 def test_malformed_program_files_are_refused_in_one_line(tmp_path):

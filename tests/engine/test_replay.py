@@ -7,7 +7,7 @@ import json
 from engine.demo import demo_tasks
 from engine.events.records import ActionCompleted, AgentStepped, ReplayFellBack, StateChecked, TaskFailed
 from engine.runtime import Switches
-from engine.tasks.task import TaskMode, TaskSpec, TaskStatus
+from engine.tasks.task import TaskMode, TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 
 
@@ -56,7 +56,7 @@ def publish_draft(release: str, clear_the_way: bool = False) -> TaskSpec:
     plan.append(ToolCall("fs.move", {"src": draft, "dst": published}))
     return TaskSpec(
         goal=f"Publish the draft of release {release}",
-        plan=tuple(plan),
+        agent=scripted(tuple(plan)),
         evaluator={"all": [{"text": {"path": published, "equals": f"Draft {release}\n"}}, {"absent": draft}]},
     )
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.gate.verdict import Tier
+from engine.tier import Tier
 from engine.runtime import Switches
-from engine.tasks.task import TaskSpec, TaskStatus
+from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 from engine.tools.registry import MAX_ARGUMENT_BYTES, Tool, ToolError, ToolRegistry
 
 
 def writing(path: str, content: str = "x\n") -> TaskSpec:
-    return TaskSpec(goal=f"Write {path}", plan=(ToolCall("fs.write", {"path": path, "content": content}),))
+    return TaskSpec(goal=f"Write {path}", agent=scripted((ToolCall("fs.write", {"path": path, "content": content}),)))
 
 
 @pytest.mark.parametrize("how", ["dotdot", "absolute", "symlink"])
@@ -38,12 +38,12 @@ def test_registry_refuses_a_reversible_claim_without_a_reverser():
 
     registry = ToolRegistry()
     with pytest.raises(ToolError, match="reverser"):
-        registry.register(Tool(name="fs.wipe", schema={}, run=noop, tier=Tier.LOCAL_REVERSIBLE))
+        registry.register(Tool(name="fs.wipe", kind="workspace", schema={}, run=noop, tier=Tier.LOCAL_REVERSIBLE))
     assert registry.names() == []
 
 
 async def test_unknown_tool_fails_the_task_naming_it(runtime, run):
-    task = await run(runtime, TaskSpec(goal="Teleport", plan=(ToolCall("fs.teleport", {"path": "x"}),)))
+    task = await run(runtime, TaskSpec(goal="Teleport", agent=scripted((ToolCall("fs.teleport", {"path": "x"}),))))
     assert task.status is TaskStatus.FAILED
     assert "fs.teleport" in task.error and "\n" not in task.error
 

@@ -8,7 +8,8 @@ import pytest
 
 from engine.gate.classifier import Classifier
 from engine.gate.policy import Policy, PolicyError
-from engine.gate.verdict import Level, Tier
+from engine.gate.verdict import Level
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 
 

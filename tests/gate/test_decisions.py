@@ -9,7 +9,8 @@ import pytest
 from engine.demo import SCRATCH_BYTES, demo_tasks, seed_workspace
 from engine.gate.gate import Decision, Gate
 from engine.gate.policy import Policy
-from engine.gate.verdict import Level, Tier
+from engine.gate.verdict import Level
+from engine.tier import Tier
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskStatus
 from engine.tools.call import ToolCall

@@ -8,10 +8,28 @@ from urllib.parse import urlsplit
 
 from engine.gate.paths import escapes_workspace, is_auth_file, is_root, is_secret, is_startup, is_system
 from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, LOCAL, CallRule
-from engine.gate.verdict import Level, Tier
+from engine.gate.verdict import Level
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 
 LARGE_BODY = 64 * 1024
+
+# The tool names these rules are written against, by prefix. A runtime's classifier
+# knows tools from its registry instead; this stands in only outside a runtime.
+VOCABULARY: dict[str, frozenset[str]] = {
+    "shell": frozenset({"run"}),
+    "code": frozenset({"run"}),
+    "fs": frozenset({"write", "append", "delete", "move", "mkdir", "read", "list", "stat"}),
+    "http": frozenset({"request"}),
+    "browser": frozenset({"navigate", "click", "type", "scroll", "screenshot", "back", "forward", "reload", "wait",
+                          "select", "hover", "press", "snapshot", "observe"}),
+    "desktop": frozenset({"click", "double_click", "right_click", "type", "key", "hotkey", "scroll", "move", "drag",
+                          "screenshot", "launch", "open", "wait", "observe"}),
+    "android": frozenset({"tap", "click", "long_press", "type", "swipe", "back", "home", "screenshot", "launch", "wait",
+                          "uninstall", "clear_data", "factory_reset", "wipe", "send_sms", "send_message", "send_email",
+                          "call", "install", "grant", "adb", "observe"}),
+}
+
 _SEND = re.compile(r"(?i)\b(?:send|pay|purchase|buy|transfer|order|checkout|check out|place order|donate|publish|post|"
                    r"submit payment|confirm payment|wire|tweet|reply|share|subscribe|book now|sign|approve)\b")
 _DELETE = re.compile(r"(?i)\b(?:delete|remove|erase|destroy|discard|unsubscribe|close account|deactivate|revoke|wipe|reset)\b")

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.gate.shell.view import Command
-from engine.gate.verdict import Level, Tier
+from engine.gate.verdict import Level
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 
 THEMES = ("exec", "fs", "net", "creds", "obfuscation", "injection", "evasion", "windows")

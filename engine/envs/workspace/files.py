@@ -1,47 +1,52 @@
-"""File tools confined to the workspace; each one snapshots exactly the paths it changes."""
+"""File tools confined to the workspace; each one snapshots exactly the paths it changes.
+
+Their bodies do blocking file work, so each runs on a worker thread.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from typing import Any
 
-from engine.envs.workspace import WorkspaceEnv
-from engine.gate.verdict import Tier
-from engine.tools.registry import Tool, ToolError
+from engine.envs.workspace.environment import KIND, WorkspaceEnv
+from engine.tier import Tier
+from engine.tools.registry import Tool, ToolError, ToolOutput
 
 RESTORE = "restore_snapshot"
 
 
-def _parent(path: str) -> str | None:
-    head, _, _ = path.rstrip("/").rpartition("/")
-    return head or None
+def _threaded(body):
+    """A tool whose blocking body runs off the event loop, returning text and the bytes it wrote."""
+
+    async def run(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
+        return await asyncio.to_thread(body, env, args)
+
+    return run
 
 
-def _needs_parent(path: str) -> dict | None:
-    parent = _parent(path)
-    return {"exists": parent} if parent else None
-
-
-async def _write(env: WorkspaceEnv, args: dict[str, Any]) -> str:
+def _write(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
     target = env.resolve(args["path"])
     if target.is_dir():
         raise ToolError(f"fs.write: {args['path']} is a directory")
+    data = args["content"].encode()
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(args["content"], encoding="utf-8")
-    return f"wrote {len(args['content'].encode())} bytes to {args['path']}"
+    target.write_bytes(data)
+    return ToolOutput(f"wrote {len(data)} bytes to {args['path']}", {"bytes": len(data)})
 
 
-async def _append(env: WorkspaceEnv, args: dict[str, Any]) -> str:
+def _append(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
     target = env.resolve(args["path"])
     if target.is_dir():
         raise ToolError(f"fs.append: {args['path']} is a directory")
+    data = args["content"].encode()
     target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("a", encoding="utf-8") as handle:
-        handle.write(args["content"])
-    return f"appended {len(args['content'].encode())} bytes to {args['path']}"
+    with target.open("ab") as handle:
+        handle.write(data)
+    return ToolOutput(f"appended {len(data)} bytes to {args['path']}", {"bytes": len(data)})
 
 
-async def _delete(env: WorkspaceEnv, args: dict[str, Any]) -> str:
+def _delete(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
     target = env.resolve(args["path"])
     if target == env.root:
         raise ToolError("fs.delete: refusing to delete the workspace itself")
@@ -51,10 +56,10 @@ async def _delete(env: WorkspaceEnv, args: dict[str, Any]) -> str:
         target.unlink()
     else:
         raise ToolError(f"fs.delete: {args['path']} does not exist")
-    return f"deleted {args['path']}"
+    return ToolOutput(f"deleted {args['path']}")
 
 
-async def _move(env: WorkspaceEnv, args: dict[str, Any]) -> str:
+def _move(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
     source, destination = env.resolve(args["src"]), env.resolve(args["dst"])
     if not source.exists():
         raise ToolError(f"fs.move: {args['src']} does not exist")
@@ -62,19 +67,20 @@ async def _move(env: WorkspaceEnv, args: dict[str, Any]) -> str:
         raise ToolError(f"fs.move: {args['dst']} already exists")
     destination.parent.mkdir(parents=True, exist_ok=True)
     source.rename(destination)
-    return f"moved {args['src']} to {args['dst']}"
+    return ToolOutput(f"moved {args['src']} to {args['dst']}")
 
 
-async def _mkdir(env: WorkspaceEnv, args: dict[str, Any]) -> str:
+def _mkdir(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
     env.resolve(args["path"]).mkdir(parents=True, exist_ok=True)
-    return f"made directory {args['path']}"
+    return ToolOutput(f"made directory {args['path']}")
 
 
-FS_TOOLS = (
+FILE_TOOLS = (
     Tool(
         name="fs.write",
+        kind=KIND,
         schema={"path": str, "content": str},
-        run=_write,
+        run=_threaded(_write),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=RESTORE,
         touches=lambda a: [a["path"]],
@@ -83,8 +89,9 @@ FS_TOOLS = (
     ),
     Tool(
         name="fs.append",
+        kind=KIND,
         schema={"path": str, "content": str},
-        run=_append,
+        run=_threaded(_append),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=RESTORE,
         touches=lambda a: [a["path"]],
@@ -93,8 +100,9 @@ FS_TOOLS = (
     ),
     Tool(
         name="fs.delete",
+        kind=KIND,
         schema={"path": str},
-        run=_delete,
+        run=_threaded(_delete),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=RESTORE,
         touches=lambda a: [a["path"]],
@@ -104,8 +112,9 @@ FS_TOOLS = (
     ),
     Tool(
         name="fs.move",
+        kind=KIND,
         schema={"src": str, "dst": str},
-        run=_move,
+        run=_threaded(_move),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=RESTORE,
         touches=lambda a: [a["src"], a["dst"]],
@@ -115,8 +124,9 @@ FS_TOOLS = (
     ),
     Tool(
         name="fs.mkdir",
+        kind=KIND,
         schema={"path": str},
-        run=_mkdir,
+        run=_threaded(_mkdir),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=RESTORE,
         touches=lambda a: [a["path"]],

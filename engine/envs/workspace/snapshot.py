@@ -1,4 +1,4 @@
-"""Copy snapshots of workspace paths, and their exact restoration.
+"""Copy snapshots of workspace paths, and their exact restoration (blocking: call from a thread).
 
 A snapshot directory holds `manifest.json` (each path, and whether it existed) and a
 copy of every path that did; restoring puts back exactly that, absent paths included.
@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
-from engine.envs.workspace import WorkspaceEnv
+if TYPE_CHECKING:
+    from engine.envs.workspace.environment import WorkspaceEnv
 
 
 def take(env: WorkspaceEnv, paths: list[str], into: Path) -> None:

@@ -1,0 +1,70 @@
+"""The environment seam: where an agent acts, what it sees, and what the runtime may ask of it.
+
+Workspace, web, desktop and phone are implementations; nothing outside `engine/envs/<kind>`
+knows which one runs. The runner observes it, tools act in it, predicates are checked by
+it, the journal snapshots and restores through it, and the verifier replays in a fork.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from engine.tools.registry import Tool
+
+Probe = Callable[[dict], Awaitable[bool]]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What an agent sees: text a model can read, structured fields, an optional screenshot.
+
+    `probe` checks a predicate against the live environment it came from, so an agent
+    that reasons in predicates (the scripted one) looks at the screen the same way replay does.
+    """
+
+    kind: str
+    text: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    image: bytes | None = None
+    probe: Probe | None = field(default=None, compare=False, repr=False)
+
+    async def holds(self, predicate: dict) -> bool:
+        return self.probe is not None and await self.probe(predicate)
+
+
+@runtime_checkable
+class Environment(Protocol):
+    """One place an agent acts in.
+
+    `identity` names this instance across processes (a receipt records it, so undo
+    restores into the place the effect happened). `check` answers one leaf predicate
+    of a form the kind registered; combinators are `engine.programs.predicates.holds`'s.
+    """
+
+    kind: str
+    identity: str
+    can_fork: bool
+
+    async def reset(self, spec: Mapping[str, Any]) -> None: ...
+
+    async def observe(self) -> Observation: ...
+
+    async def fork(self, scratch: Path) -> "Environment": ...
+
+    async def close(self) -> None: ...
+
+    def tools(self) -> Sequence["Tool"]: ...
+
+    async def check(self, form: str, body: Any) -> bool: ...
+
+    async def snapshot(self, targets: list[str], into: Path) -> None: ...
+
+    async def restore(self, snapshot: Path) -> list[str]: ...
+
+    def snapshot_targets(self, snapshot: Path) -> list[str]: ...
+
+    def overlaps(self, first: str, second: str) -> bool: ...
