@@ -1,11 +1,13 @@
-"""The operator console: four live panes over one in-process runtime.
+"""The operator console: four live panes over a runtime that runs on its own thread.
 
-The app talks to the engine only through `Runtime`'s public methods and its event
-stream: each event refreshes the panes, and `StateChecked` lights up the program graph.
+The app talks to the engine only through `Runtime`'s public methods (scheduled on the
+engine's loop) and the events every process writes to the database: each event updates
+just the rows it changed, and `StateChecked` lights up the program graph.
 """
 
 from __future__ import annotations
 
+import time
 import tomllib
 from pathlib import Path
 
@@ -16,14 +18,16 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header
 from textual.worker import Worker, WorkerState
 
+from app.changes import Changes, Fetched, everything as _everything
 from app.messages import EngineReported
 from app.palette import WardenCommands
 from app.screens.policy import PolicyScreen
 from engine.demo import demo_tasks, seed_workspace
 from engine.errors import WardenError
-from engine.events.bus import Subscription
 from engine.events.records import ProgramRejected, ReplayStarted, StateChecked
+from engine.gate.policy import Policy
 from engine.runtime import Runtime, Switches, warden_home
+from engine.thread import EngineThread
 from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
 from widgets.program_graph import ProgramGraph
@@ -54,8 +58,12 @@ class WardenApp(App[int]):
         self.demo = demo
         self.pace = pace
         self.switches = switches
-        self.runtime: Runtime | None = None
+        self.engine: EngineThread | None = None
+        self.policy: Policy | None = None
         self.failure: str | None = None
+        self.latencies: list[float] = []
+        self._changes = Changes()
+        self._applying = False
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = THEMES[0].name
@@ -93,38 +101,43 @@ class WardenApp(App[int]):
         self.set_keymap({str(k): str(v) for k, v in keymap.items()})
 
     async def on_unmount(self) -> None:
-        if self.runtime is not None:
-            await self.runtime.close()
+        if self.engine is not None:
+            await self.engine.stop()
 
     @work(exclusive=True, group="engine", exit_on_error=False)
     async def start_engine(self) -> None:
+        """Open the runtime on its own thread, show what it holds, then follow every process's events."""
+        engine = EngineThread(lambda: Runtime.open(self.home, self.workspace, self.switches, pace=self.pace))
         try:
-            runtime = await Runtime.open(self.home, self.workspace, self.switches, pace=self.pace)
+            runtime = await engine.start()
         except WardenError as exc:
             self.failure = f"warden: {exc}"
             self.exit(2, return_code=2, message=self.failure)
             return
-        self.runtime = runtime
-        self.sub_title = str(runtime.env.root)
-        events = runtime.events()
-        self.follow_events(events)
+        self.engine = engine
+        self.policy = runtime.policy
+        self.sub_title = str(runtime.workspace.root)
+        after, tasks, approvals, receipts, programs = await engine.call(_everything)
+        self.query_one(TaskQueue).show_tasks(tasks)
+        self.query_one(ApprovalList).show_approvals(approvals)
+        self.query_one(ReceiptJournal).show_receipts(receipts)
+        self.query_one(ProgramList).show_programs(programs)
+        if programs:
+            self.show_graph(self.query_one(ProgramList).selected_key)
+        engine.spawn(lambda rt: self._forward(rt, after))
+        engine.spawn(lambda rt: rt.watch_programs())
+        engine.spawn(lambda rt: rt.serve())
         if self.demo:
             for spec in demo_tasks():
-                await runtime.submit(spec)
-        self.refresh_panes()
-        self.watch_programs()
-        await runtime.serve()
+                await engine.call(lambda rt, spec=spec: rt.submit(spec))
 
-    @work(exclusive=True, group="programs", exit_on_error=False)
-    async def watch_programs(self) -> None:
-        await self.runtime.watch_programs()
-
-    @work(exclusive=True, group="events", exit_on_error=False)
-    async def follow_events(self, events: Subscription) -> None:
-        async for event in events:
-            self.post_message(EngineReported(event))
+    async def _forward(self, runtime: Runtime, after: int) -> None:
+        """On the engine's loop: every event written after `after`, by any process, to this app."""
+        async for recorded in runtime.tail(after):
+            self.post_message(EngineReported(recorded.event, recorded.at))
 
     def on_engine_reported(self, message: EngineReported) -> None:
+        """Each event marks the records it changed; one worker fetches and redraws just those rows."""
         event = message.event
         if isinstance(event, ReplayStarted):
             self.query_one(ProgramGraph).begin(event.program_id)
@@ -132,7 +145,9 @@ class WardenApp(App[int]):
             self._follow_replay(event)
         elif isinstance(event, ProgramRejected):
             self.notify(event.reason, title="program not stored", severity="warning", timeout=8)
-        self.refresh_panes()
+        self._changes.note(event, message.at)
+        if not self._changes.empty:
+            self.apply_changes()
 
     def _follow_replay(self, event: StateChecked) -> None:
         graph = self.query_one(ProgramGraph)
@@ -142,20 +157,41 @@ class WardenApp(App[int]):
             programs.move_cursor(row=programs.get_row_index(event.program_id), animate=False)
         self.show_graph(event.program_id)
 
-    @work(exclusive=True, group="refresh", exit_on_error=False)
-    async def refresh_panes(self) -> None:
-        runtime = self.runtime
-        if runtime is None:
+    @work(group="refresh", exit_on_error=False)
+    async def apply_changes(self) -> None:
+        """Fetch the changed records from the engine and update their rows; events arriving meanwhile
+        are picked up by the same loop, so there is never more than one of these at work."""
+        if self._applying or self.engine is None:
             return
-        self.query_one(TaskQueue).show_tasks(await runtime.tasks())
-        self.query_one(ApprovalList).show_approvals(await runtime.pending_approvals())
-        self.query_one(ReceiptJournal).show_receipts(await runtime.receipts())
+        self._applying = True
+        try:
+            while not self._changes.empty:
+                batch = self._changes.take()
+                fetched = await self.engine.call(batch.fetch)
+                self._apply(fetched)
+                self.latencies.extend(time.time() - at for at in batch.times)
+        finally:
+            self._applying = False
+
+    def _apply(self, fetched: Fetched) -> None:
+        tasks = self.query_one(TaskQueue)
+        for task in fetched.tasks:
+            tasks.update_task(task)
+        if fetched.approvals is not None:
+            self.query_one(ApprovalList).show_approvals(fetched.approvals)
+        journal = self.query_one(ReceiptJournal)
+        for receipt in fetched.receipts:
+            journal.update_receipt(receipt)
         programs = self.query_one(ProgramList)
-        programs.show_programs(await runtime.programs())
+        for program in fetched.programs:
+            programs.update_program(program)
         graph = self.query_one(ProgramGraph)
-        if graph.program is not None and graph.program.id not in programs.rows:
-            graph.show_program(None)
-        if graph.program is None and programs.selected_key:
+        for program_id in fetched.removed_programs:
+            programs.remove(program_id)
+            if graph.program is not None and graph.program.id == program_id:
+                graph.show_program(None)
+        shown = graph.program.id if graph.program is not None else None
+        if programs.selected_key and (shown is None or shown in {p.id for p in fetched.programs}):
             self.show_graph(programs.selected_key)
 
     @on(DataTable.RowHighlighted, "#programs")
@@ -164,8 +200,8 @@ class WardenApp(App[int]):
 
     @work(exclusive=True, group="graph", exit_on_error=False)
     async def show_graph(self, program_id: str) -> None:
-        if self.runtime is not None:
-            self.query_one(ProgramGraph).show_program(await self.runtime.program(program_id))
+        if self.engine is not None:
+            self.query_one(ProgramGraph).show_program(await self.engine.call(lambda rt: rt.program(program_id)))
 
     def action_approve(self) -> None:
         if not self.query_one(ApprovalList).decide(approved=True):
@@ -186,27 +222,27 @@ class WardenApp(App[int]):
     @work(group="decide", exit_on_error=False)
     async def on_approval_list_decided(self, message: ApprovalList.Decided) -> None:
         if message.approved:
-            await self.runtime.approve(message.approval_id)
+            await self.engine.call(lambda rt: rt.approve(message.approval_id))
         else:
-            await self.runtime.deny(message.approval_id)
+            await self.engine.call(lambda rt: rt.deny(message.approval_id))
         self.notify(f"{'Approved' if message.approved else 'Denied'} {message.approval_id}.")
 
     @work(group="undo", exit_on_error=False)
     async def on_receipt_journal_undo_requested(self, message: ReceiptJournal.UndoRequested) -> None:
-        receipt = await self.runtime.undo(message.receipt_id)
+        receipt = await self.engine.call(lambda rt: rt.undo(message.receipt_id))
         self.notify(f"Undid {receipt.summary}.")
 
     @work(group="cancel", exit_on_error=False)
     async def on_task_queue_cancel_requested(self, message: TaskQueue.CancelRequested) -> None:
-        await self.runtime.cancel(message.task_id)
+        await self.engine.call(lambda rt: rt.cancel(message.task_id))
         self.notify(f"Cancelled {message.task_id}.")
 
     def action_focus(self, widget_id: str) -> None:
         self.query_one(f"#{widget_id}").focus()
 
     def action_show_policy(self) -> None:
-        if self.runtime is not None:
-            self.push_screen(PolicyScreen(self.runtime.policy))
+        if self.policy is not None:
+            self.push_screen(PolicyScreen(self.policy))
 
     def action_toggle_theme(self) -> None:
         self.theme = THEMES[1].name if self.theme == THEMES[0].name else THEMES[0].name

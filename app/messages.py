@@ -11,6 +11,7 @@ from engine.events.records import Event
 
 @dataclass
 class EngineReported(Message):
-    """The engine published an event; every pane refresh starts here."""
+    """An event was written to the database (by this process or another); `at` is when."""
 
     event: Event
+    at: float

@@ -207,6 +207,10 @@ class Runtime:
         """Every process's events, from the database, as they are written (the console's panes)."""
         return self.bus.tail(after)
 
+    async def last_event_seq(self) -> int:
+        """The number of the newest event written so far: `tail(after=...)` follows on from it."""
+        return await self.bus.last_seq()
+
     async def history(self, task_id: str | None = None) -> list[Event]:
         return await self.bus.history(task_id)
 

@@ -43,6 +43,7 @@ class ApprovalList(RecordTable):
                     ", ".join(approval.rules),
                     approval.reason,
                 ),
+                approval.created_at,
             )
             for approval in approvals
         )

@@ -6,20 +6,20 @@ from engine.programs.program import Program
 from widgets.record_table import RecordTable
 
 
+VERIFICATION = {"verified": "✔", "accepted": "✔ accepted", "unverified": "? unverified", "skipped": "– skipped"}
+
+
 class ProgramList(RecordTable):
     COLUMNS = ("goal template", "states", "verified")
     EMPTY = "no programs yet"
     KEEP_SELECTION = True
 
     def show_programs(self, programs: list[Program]) -> None:
-        self.show(
-            (
-                program.id,
-                (
-                    program.goal_template,
-                    str(len(program.states)),
-                    "✔" if program.verification.get("passed") else "–",
-                ),
-            )
-            for program in programs
-        )
+        self.show((program.id, self.cells(program), None) for program in programs)
+
+    def update_program(self, program: Program) -> None:
+        self.upsert(program.id, self.cells(program))
+
+    @staticmethod
+    def cells(program: Program) -> tuple:
+        return (program.goal_template, str(len(program.states)), VERIFICATION.get(program.status, program.status))

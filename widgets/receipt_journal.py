@@ -23,6 +23,8 @@ REVERSAL = {
 class ReceiptJournal(RecordTable):
     COLUMNS = ("receipt", ("reversal", 13), "effect", "tier", "task")
     EMPTY = "no effects yet"
+    NEWEST_FIRST = True
+    LIMIT = 200
 
     @dataclass
     class UndoRequested(Message):
@@ -34,16 +36,18 @@ class ReceiptJournal(RecordTable):
         return self.request(self.UndoRequested)
 
     def show_receipts(self, receipts: list[Receipt]) -> None:
-        self.show(
-            (
-                receipt.id,
-                (
-                    receipt.id,
-                    Content.from_markup(REVERSAL[receipt.reversal]),
-                    receipt.summary if len(receipt.summary) <= 44 else receipt.summary[:43] + "…",
-                    receipt.tier.value,
-                    receipt.task_id or "",
-                ),
-            )
-            for receipt in receipts
+        """The newest receipts, newest first."""
+        self.show((receipt.id, self.cells(receipt), receipt.created_at) for receipt in receipts)
+
+    def update_receipt(self, receipt: Receipt) -> None:
+        self.upsert(receipt.id, self.cells(receipt), receipt.created_at)
+
+    @staticmethod
+    def cells(receipt: Receipt) -> tuple:
+        return (
+            receipt.id,
+            Content.from_markup(REVERSAL[receipt.reversal]),
+            receipt.summary if len(receipt.summary) <= 44 else receipt.summary[:43] + "…",
+            receipt.tier.value,
+            receipt.task_id or "",
         )

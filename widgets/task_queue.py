@@ -34,15 +34,16 @@ class TaskQueue(RecordTable):
         return self.request(self.CancelRequested)
 
     def show_tasks(self, tasks: list[Task]) -> None:
-        self.show(
-            (
-                task.id,
-                (
-                    task.id,
-                    Content.from_markup(STATUS[task.status]),
-                    task.mode.value if task.mode else "",
-                    task.goal if not task.error else f"{task.goal} — {task.error}",
-                ),
-            )
-            for task in tasks
+        self.show((task.id, self.cells(task), task.created_at) for task in tasks)
+
+    def update_task(self, task: Task) -> None:
+        self.upsert(task.id, self.cells(task), task.created_at)
+
+    @staticmethod
+    def cells(task: Task) -> tuple:
+        return (
+            task.id,
+            Content.from_markup(STATUS[task.status]),
+            task.mode.value if task.mode else "",
+            task.goal if not task.error else f"{task.goal} — {task.error}",
         )

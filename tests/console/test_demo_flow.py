@@ -7,7 +7,7 @@ from pathlib import Path
 
 from app.console import create_app
 from engine.demo import SCRATCH_BYTES
-from engine.runtime import Switches
+from engine.runtime import Switches, operator
 from widgets.approval_list import ApprovalList
 from widgets.program_graph import ProgramGraph
 from widgets.receipt_journal import ReceiptJournal
@@ -41,7 +41,7 @@ async def test_demo_approve_then_undo(tmp_path: Path) -> None:
         await pilot.press("a")
         await until(pilot, lambda: not (workspace / "scratch.txt").exists(), "the approved delete to run")
         await until(pilot, lambda: approvals.row_count == 0, "the approvals pane to empty")
-        assert query(home, "SELECT status, decided_by FROM approvals") == [("used", "operator")]
+        assert query(home, "SELECT status, decided_by FROM approvals") == [("used", operator())]
 
         statuses = dict(query(home, "SELECT goal, status FROM tasks"))
         assert statuses["Delete the scratch file scratch.txt"] == "succeeded"

@@ -1,0 +1,96 @@
+"""What the console must redraw: the records engine events changed, gathered until they are fetched.
+
+Events only name records; the rows are fetched fresh from the engine, so a burst of events
+about one task costs one fetch of that task, and nothing else is reloaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.events.records import (
+    ActionBlocked, ActionCompleted, ApprovalDecided, ApprovalRequested, Event, ProgramRemoved, ProgramStored,
+    ReceiptUndone, ReplayFellBack, TaskCancelled, TaskFailed, TaskPaused, TaskQueued, TaskResumed, TaskStarted,
+    TaskSucceeded,
+)
+from engine.gate.approvals import Approval
+from engine.journal.receipt import Receipt
+from engine.programs.program import Program
+from engine.runtime import Runtime
+from engine.tasks.task import Task
+
+TASK_EVENTS = (TaskQueued, TaskStarted, TaskPaused, TaskResumed, TaskSucceeded, TaskFailed, TaskCancelled, ReplayFellBack)
+APPROVAL_EVENTS = (ApprovalRequested, ApprovalDecided, TaskCancelled, TaskFailed)
+
+
+@dataclass(frozen=True)
+class Fetched:
+    tasks: list[Task]
+    approvals: list[Approval] | None
+    receipts: list[Receipt]
+    programs: list[Program]
+    removed_programs: list[str]
+
+
+@dataclass
+class Batch:
+    """One round of changes; `fetch` runs on the engine's loop."""
+
+    tasks: set[str] = field(default_factory=set)
+    approvals: bool = False
+    receipts: set[str] = field(default_factory=set)
+    programs: set[str] = field(default_factory=set)
+    removed_programs: set[str] = field(default_factory=set)
+    times: list[float] = field(default_factory=list)
+
+    async def fetch(self, runtime: Runtime) -> Fetched:
+        tasks = [await runtime.task(task_id) for task_id in sorted(self.tasks)]
+        receipts = []
+        for receipt_id in sorted(self.receipts):
+            receipts.append(await runtime.receipt(receipt_id))
+        programs = [p for p in [await runtime.program(i) for i in sorted(self.programs)] if p is not None]
+        approvals = await runtime.pending_approvals() if self.approvals else None
+        return Fetched(tasks, approvals, receipts, programs, sorted(self.removed_programs - self.programs))
+
+
+class Changes:
+    def __init__(self) -> None:
+        self._batch = Batch()
+
+    @property
+    def empty(self) -> bool:
+        batch = self._batch
+        return not (batch.tasks or batch.approvals or batch.receipts or batch.programs or batch.removed_programs)
+
+    def note(self, event: Event, at: float) -> None:
+        """Mark what the event changed; `at` is when it was written (for the latency the bench reports)."""
+        batch = self._batch
+        marked = False
+        if isinstance(event, TASK_EVENTS) and event.task_id:
+            batch.tasks.add(event.task_id)
+            marked = True
+        if isinstance(event, APPROVAL_EVENTS):
+            batch.approvals = marked = True
+        if isinstance(event, (ActionCompleted, ActionBlocked, ReceiptUndone)) and event.receipt_id:
+            batch.receipts.add(event.receipt_id)
+            marked = True
+        if isinstance(event, ProgramStored):
+            batch.programs.add(event.program_id)
+            batch.removed_programs.discard(event.program_id)
+            marked = True
+        elif isinstance(event, ProgramRemoved):
+            batch.programs.discard(event.program_id)
+            batch.removed_programs.add(event.program_id)
+            marked = True
+        if marked:
+            batch.times.append(at)
+
+    def take(self) -> Batch:
+        batch, self._batch = self._batch, Batch()
+        return batch
+
+
+async def everything(runtime: Runtime) -> tuple[int, list[Task], list[Approval], list[Receipt], list[Program]]:
+    """The console's first load, and the event number to follow from (taken first, so nothing falls between)."""
+    after = await runtime.last_event_seq()
+    return after, await runtime.tasks(), await runtime.pending_approvals(), await runtime.receipts(), await runtime.programs()
