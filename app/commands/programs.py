@@ -1,4 +1,4 @@
-"""`warden programs`: list the stored programs, draw one, or forget one."""
+"""`warden programs`: list the stored programs, draw one, accept one that could not be verified, or forget one."""
 
 from __future__ import annotations
 
@@ -23,6 +23,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("program_id")
     remove = actions.add_parser("rm", help="forget a program (its row and its file)")
     remove.add_argument("program_id")
+    accept = actions.add_parser("accept", help="vouch for an unverified program, so it is served from now on",
+                                description="A program with a step that would leave a fork (egress, an unconfined "
+                                "shell, anything externally irreversible) is never re-run to verify it; it waits, "
+                                "unserved, until a person accepts it here or discards it.")
+    accept.add_argument("program_id")
+    discard = actions.add_parser("discard", help="forget an unverified program (same as rm)")
+    discard.add_argument("program_id")
     parser.set_defaults(func=run)
 
 
@@ -39,9 +46,12 @@ async def _run(args: argparse.Namespace) -> int:
             if program is None:
                 raise ProgramError(f"no program {args.program_id}; `warden programs` lists them")
             console.print(draw(program))
-        elif args.action == "rm":
+        elif args.action in ("rm", "discard"):
             await runtime.remove_program(args.program_id)
             console.print(f"removed {args.program_id}")
+        elif args.action == "accept":
+            program = await runtime.accept_program(args.program_id)
+            console.print(f"accepted {program.id}: served from now on ({program.goal_template})")
         else:
             console.print(listing(await runtime.programs()))
         return 0
@@ -51,11 +61,11 @@ async def _run(args: argparse.Namespace) -> int:
 
 def listing(programs: list[Program]) -> Table:
     table = Table(title="programs", title_justify="left")
-    for column in ("id", "goal template", "states", "verified", "from"):
+    for column in ("id", "kind", "goal template", "states", "status", "from"):
         table.add_column(column)
     for program in programs:
-        table.add_row(program.id, program.goal_template, str(len(program.states)),
-                      "✔" if program.verification.get("passed") else "–", str(program.provenance.get("task", "")))
+        table.add_row(program.id, program.kind, program.goal_template, str(len(program.states)), program.status,
+                      str(program.provenance.get("task", "")))
     return table
 
 

@@ -14,7 +14,8 @@ def release(version: str) -> dict:
     note = f"notes/release-{version}.md"
     return {
         "goal": f"Publish the release note for version {version}",
-        "plan": [{"tool": "fs.write", "args": {"path": note, "content": f"# Release {version}\n"}}],
+        "agent": {"kind": "scripted", "steps": [
+            {"tool": "fs.write", "args": {"path": note, "content": f"# Release {version}\n"}}]},
         "evaluator": {"text": {"path": note, "contains": f"# Release {version}"}},
     }
 

@@ -1,0 +1,99 @@
+"""`warden doctor`: what this machine gives Warden: the sandbox, the home and its database, optional parts."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from engine.envs.workspace.sandbox import INSTALL_HINT, Confinement
+from engine.gate.policy import Policy
+from engine.runtime import sandbox_for, warden_home
+from engine.store.migrations import MIGRATIONS
+
+BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("doctor", help="report the sandbox, the home, the database and optional parts",
+                                   description="Checks what Warden can use here without changing anything.")
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    report = diagnose(warden_home())
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        table = Table(title="warden doctor", title_justify="left", show_header=False)
+        table.add_column(style="bold")
+        table.add_column()
+        for name, entry in report.items():
+            mark = "[green]✔[/]" if entry["ok"] else "[yellow]![/]"
+            table.add_row(name, f"{mark} {entry['detail']}")
+        Console(highlight=False).print(table)
+    return 0 if report["sandbox"]["ok"] and report["database"]["ok"] else 1
+
+
+def diagnose(home: Path) -> dict[str, dict]:
+    """Each part: whether it is usable, and one line saying what it is (or how to get it)."""
+    policy_file = home / "policy.toml"
+    try:
+        policy = Policy.load(policy_file)
+        policy_entry = {"ok": True, "detail": str(policy_file) if policy_file.exists() else "built-in defaults"}
+    except Exception as exc:  # a broken policy is reported, not raised: doctor is where people look
+        policy, policy_entry = Policy(), {"ok": False, "detail": str(exc)}
+    sandbox = sandbox_for(policy, home)
+    sandbox_entry = {
+        "ok": sandbox.confinement is not Confinement.REFUSED,
+        "detail": sandbox.reason if sandbox.confinement is not Confinement.REFUSED else f"{sandbox.reason}; {INSTALL_HINT}",
+        "confinement": sandbox.confinement.value,
+    }
+    return {
+        "home": {"ok": True, "detail": str(home) + ("" if home.exists() else " (created on first use)")},
+        "policy": policy_entry,
+        "sandbox": sandbox_entry,
+        "database": _database(home / "warden.db"),
+        "browser": _browser(),
+        "display": _display(),
+    }
+
+
+def _database(path: Path) -> dict:
+    if not path.exists():
+        return {"ok": True, "detail": f"{path} (created on first use)"}
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            mode = db.execute("PRAGMA journal_mode").fetchone()[0]
+            tasks = db.execute("SELECT COUNT(*) FROM tasks").fetchone()[0] if version else 0
+    except sqlite3.Error as exc:
+        return {"ok": False, "detail": f"{path}: unusable ({exc})"}
+    ok = version <= len(MIGRATIONS)
+    note = "" if ok else f"; newer than this Warden ({len(MIGRATIONS)})"
+    return {"ok": ok, "detail": f"{path}: schema {version}{note}, {mode}, {tasks} tasks"}
+
+
+def _browser() -> dict:
+    if importlib.util.find_spec("playwright") is None:
+        return {"ok": False, "detail": "playwright is not installed (web environments need it)"}
+    for name in BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return {"ok": True, "detail": f"playwright with {found}"}
+    return {"ok": False, "detail": "playwright, but no Chromium: apt-get install chromium, or playwright install chromium"}
+
+
+def _display() -> dict:
+    if os.environ.get("DISPLAY"):
+        return {"ok": True, "detail": f"DISPLAY={os.environ['DISPLAY']}"}
+    xvfb = shutil.which("Xvfb")
+    return {"ok": False, "detail": f"no DISPLAY; desktop environments need one{' (Xvfb is installed)' if xvfb else ' (apt-get install xvfb)'}"}
