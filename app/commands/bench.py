@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description="Rates every corpus command, prints recall per label and latency "
                               "(median and p99 µs per command, one core, parsing included) plus the worst time "
                               "on ~100 KB adversarial inputs.")
-    gate.add_argument("--corpus", type=Path, help="JSONL corpus (default ../shared/corpora/commands.jsonl beside the repo)")
+    gate.add_argument("--corpus", type=Path, help="JSONL corpus (default tests/gate/corpus/commands.jsonl)")
     gate.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of a table")
     gate.add_argument("--output", type=Path, help="also write the JSON report to this file")
     gate.add_argument("--iterations", type=int, default=7,
@@ -33,6 +34,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     gate.add_argument("--adversarial-size", type=int, default=gate_bench.ADVERSARIAL_SIZE,
                       help="size in characters of each adversarial input (default 100000)")
     gate.set_defaults(func=run_gate)
+    console = targets.add_parser(
+        "console", help="time from an engine event to the console's pane, under load",
+        description="Fills a throwaway home with programs and receipts and a workspace with data, runs the console "
+        "headless while the engine snapshots the whole workspace again and again, submits tasks one by one, and "
+        "reports how long each event took to reach its pane (median, p99, max).")
+    console.add_argument("--programs", type=int, default=300, help="stored programs (default 300)")
+    console.add_argument("--receipts", type=int, default=10_000, help="receipts in the journal (default 10000)")
+    console.add_argument("--workspace-mb", type=int, default=200, help="workspace size being snapshotted (default 200)")
+    console.add_argument("--events", type=int, default=200, help="tasks submitted while measuring (default 200)")
+    console.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of a table")
+    console.add_argument("--output", type=Path, help="also write the JSON report to this file")
+    console.set_defaults(func=run_console)
     parser.set_defaults(func=lambda args: _missing(parser))
 
 
@@ -93,3 +106,34 @@ def _table(report: gate_bench.Report, console: Console) -> None:
 
 def _mark(ok: bool) -> str:
     return "[green]✓[/]" if ok else "[red]✗[/]"
+
+
+def run_console(args: argparse.Namespace) -> int:
+    from app.console_bench import measure
+
+    stages = ("workspace", "home", "events")
+    with Progress(TextColumn("[bold]bench console {task.description:9}"), BarColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        bars = {stage: progress.add_task(stage, total=1.0) for stage in stages}
+        report = asyncio.run(measure(args.programs, args.receipts, args.workspace_mb, args.events,
+                                     progress=lambda stage, done: progress.update(bars[stage], completed=done)))
+    data = report.as_json()
+    if args.output:
+        args.output.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    table = Table(title="warden bench console", title_justify="left")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    latency = data["event_to_pane_ms"]
+    for name, value in (
+        ("programs stored", data["programs"]), ("receipts in journal", data["receipts"]),
+        ("workspace being snapshotted", f"{data['workspace_mb']} MB"), ("events timed", data["events_timed"]),
+        ("event → pane, median", f"{latency['median']} ms"), ("event → pane, p99", f"{latency['p99']} ms"),
+        ("event → pane, max", f"{latency['max']} ms"), ("snapshots during the run", data["snapshots_during_run"]),
+        ("snapshot throughput", f"{data['snapshot_mb_per_s']} MB/s"),
+    ):
+        table.add_row(name, str(value))
+    Console(highlight=False).print(table)
+    return 0

@@ -28,8 +28,8 @@ Progress = Callable[[int], None]
 
 
 def default_corpus(repo: Path) -> Path:
-    """`../shared/corpora/commands.jsonl` next to the clone."""
-    return repo.parent / "shared" / "corpora" / "commands.jsonl"
+    """The labelled corpus kept with the tests, so a plain clone has it."""
+    return repo / "tests" / "gate" / "corpus" / "commands.jsonl"
 
 
 def load_corpus(path: Path) -> list[tuple[str, str]]:

@@ -21,6 +21,16 @@ class Corpus:
     def __init__(self, store: Store, directory: Path) -> None:
         self._store = store
         self.directory = directory
+        self._parsed: dict[str, tuple[str, Program]] = {}
+
+    def _program(self, program_id: str, body: str) -> Program:
+        """Parse (and validate) a stored body once; the cache is keyed by the exact text, so edits reparse."""
+        cached = self._parsed.get(program_id)
+        if cached is not None and cached[0] == body:
+            return cached[1]
+        program = Program.from_json(json.loads(body), where=f"program {program_id}")
+        self._parsed[program_id] = (body, program)
+        return program
 
     async def upsert(self, program: Program) -> None:
         body = json.dumps(program.to_json(), indent=2, ensure_ascii=False)
@@ -42,11 +52,11 @@ class Corpus:
 
     async def all(self) -> list[Program]:
         rows = await self._store.fetchall("SELECT id, body FROM programs ORDER BY created_at")
-        return [Program.from_json(json.loads(row["body"]), where=f"program {row['id']}") for row in rows]
+        return [self._program(row["id"], row["body"]) for row in rows]
 
     async def get(self, program_id: str) -> Program | None:
         row = await self._store.fetchone("SELECT body FROM programs WHERE id = ?", (program_id,))
-        return Program.from_json(json.loads(row["body"]), where=f"program {program_id}") if row else None
+        return self._program(program_id, row["body"]) if row else None
 
     async def accept(self, program_id: str, by: str) -> Program:
         """A person vouches for a program that could not be verified by replay; it is served from now on."""
@@ -83,6 +93,7 @@ class Corpus:
     async def remove(self, program_id: str) -> bool:
         """Forget a program: its row and its file. False when there was none."""
         removed = await self._store.execute("DELETE FROM programs WHERE id = ?", (program_id,))
+        self._parsed.pop(program_id, None)
         (self.directory / f"{program_id}.json").unlink(missing_ok=True)
         return removed == 1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 from engine.demo import SCRATCH_BYTES
@@ -25,7 +26,7 @@ def wait_for(condition, what: str, seconds: float = 30.0) -> None:
 
 def test_demo_in_tmux(tmp_path: Path) -> None:
     home = tmp_path / "demo"
-    session = f"warden-e2e-{tmp_path.name}"
+    session = f"warden-e2e-{uuid.uuid4().hex[:12]}"
     warden = Path(sys.executable).with_name("warden")
     command = f"{warden if warden.exists() else 'warden'} demo --pace 0 --home {home}"
     tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "48", command)

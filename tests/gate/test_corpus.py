@@ -1,4 +1,4 @@
-"""The acceptance thresholds on the labelled corpus beside the clone (CI has it: no skip)."""
+"""The acceptance thresholds on the labelled corpus kept in the repository (a plain clone has it)."""
 
 from __future__ import annotations
 

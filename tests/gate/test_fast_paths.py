@@ -32,8 +32,6 @@ EXTRA = [
 
 
 def _corpus() -> list[str]:
-    if not CORPUS.exists():
-        return []
     return [json.loads(line)["command"] for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
