@@ -16,7 +16,7 @@ from engine.events.records import (
 from engine.gate.approvals import Approval
 from engine.journal.receipt import Receipt
 from engine.programs.program import Program
-from engine.runtime import Runtime
+from engine.reader import Reader
 from engine.tasks.task import Task
 
 TASK_EVENTS = (TaskQueued, TaskStarted, TaskPaused, TaskResumed, TaskSucceeded, TaskFailed, TaskCancelled, ReplayFellBack)
@@ -34,7 +34,7 @@ class Fetched:
 
 @dataclass
 class Batch:
-    """One round of changes; `fetch` runs on the engine's loop."""
+    """One round of changes, fetched through the console's own reader."""
 
     tasks: set[str] = field(default_factory=set)
     approvals: bool = False
@@ -43,13 +43,13 @@ class Batch:
     removed_programs: set[str] = field(default_factory=set)
     times: list[float] = field(default_factory=list)
 
-    async def fetch(self, runtime: Runtime) -> Fetched:
-        tasks = [await runtime.task(task_id) for task_id in sorted(self.tasks)]
+    async def fetch(self, reader: Reader) -> Fetched:
+        tasks = [await reader.task(task_id) for task_id in sorted(self.tasks)]
         receipts = []
         for receipt_id in sorted(self.receipts):
-            receipts.append(await runtime.receipt(receipt_id))
-        programs = [p for p in [await runtime.program(i) for i in sorted(self.programs)] if p is not None]
-        approvals = await runtime.pending_approvals() if self.approvals else None
+            receipts.append(await reader.receipt(receipt_id))
+        programs = [p for p in [await reader.program(i) for i in sorted(self.programs)] if p is not None]
+        approvals = await reader.pending_approvals() if self.approvals else None
         return Fetched(tasks, approvals, receipts, programs, sorted(self.removed_programs - self.programs))
 
 
@@ -90,7 +90,7 @@ class Changes:
         return batch
 
 
-async def everything(runtime: Runtime) -> tuple[int, list[Task], list[Approval], list[Receipt], list[Program]]:
+async def everything(reader: Reader) -> tuple[int, list[Task], list[Approval], list[Receipt], list[Program]]:
     """The console's first load, and the event number to follow from (taken first, so nothing falls between)."""
-    after = await runtime.last_event_seq()
-    return after, await runtime.tasks(), await runtime.pending_approvals(), await runtime.receipts(), await runtime.programs()
+    after = await reader.last_event_seq()
+    return after, await reader.tasks(), await reader.pending_approvals(), await reader.receipts(), await reader.programs()

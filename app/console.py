@@ -7,6 +7,7 @@ just the rows it changed, and `StateChecked` lights up the program graph.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import tomllib
 from pathlib import Path
@@ -18,7 +19,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header
 from textual.worker import Worker, WorkerState
 
-from app.changes import Changes, Fetched, everything as _everything
+from app.changes import Changes, Fetched, everything
 from app.messages import EngineReported
 from app.palette import WardenCommands
 from app.screens.policy import PolicyScreen
@@ -27,6 +28,7 @@ from engine.errors import WardenError
 from engine.events.records import ProgramRejected, ReplayStarted, StateChecked
 from engine.gate.policy import Policy
 from engine.runtime import Runtime, Switches, warden_home
+from engine.reader import Reader
 from engine.thread import EngineThread
 from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
@@ -59,6 +61,7 @@ class WardenApp(App[int]):
         self.pace = pace
         self.switches = switches
         self.engine: EngineThread | None = None
+        self.reader: Reader | None = None
         self.policy: Policy | None = None
         self.failure: str | None = None
         self.latencies: list[float] = []
@@ -101,6 +104,9 @@ class WardenApp(App[int]):
         self.set_keymap({str(k): str(v) for k, v in keymap.items()})
 
     async def on_unmount(self) -> None:
+        self.workers.cancel_group(self, "events")
+        if self.reader is not None:
+            await self.reader.close()
         if self.engine is not None:
             await self.engine.stop()
 
@@ -117,23 +123,27 @@ class WardenApp(App[int]):
         self.engine = engine
         self.policy = runtime.policy
         self.sub_title = str(runtime.workspace.root)
-        after, tasks, approvals, receipts, programs = await engine.call(_everything)
+        self.reader = reader = await Reader.open(self.home)
+        loop = asyncio.get_running_loop()
+        await engine.call(lambda rt: _listen(rt, lambda: loop.call_soon_threadsafe(reader.nudge)))
+        after, tasks, approvals, receipts, programs = await everything(reader)
         self.query_one(TaskQueue).show_tasks(tasks)
         self.query_one(ApprovalList).show_approvals(approvals)
         self.query_one(ReceiptJournal).show_receipts(receipts)
         self.query_one(ProgramList).show_programs(programs)
         if programs:
             self.show_graph(self.query_one(ProgramList).selected_key)
-        engine.spawn(lambda rt: self._forward(rt, after))
+        self.follow_events(after)
         engine.spawn(lambda rt: rt.watch_programs())
         engine.spawn(lambda rt: rt.serve())
         if self.demo:
             for spec in demo_tasks():
                 await engine.call(lambda rt, spec=spec: rt.submit(spec))
 
-    async def _forward(self, runtime: Runtime, after: int) -> None:
-        """On the engine's loop: every event written after `after`, by any process, to this app."""
-        async for recorded in runtime.tail(after):
+    @work(exclusive=True, group="events", exit_on_error=False)
+    async def follow_events(self, after: int) -> None:
+        """Every event written after `after`, by any process, read on the console's own connection."""
+        async for recorded in self.reader.tail(after):
             self.post_message(EngineReported(recorded.event, recorded.at))
 
     def on_engine_reported(self, message: EngineReported) -> None:
@@ -161,13 +171,13 @@ class WardenApp(App[int]):
     async def apply_changes(self) -> None:
         """Fetch the changed records from the engine and update their rows; events arriving meanwhile
         are picked up by the same loop, so there is never more than one of these at work."""
-        if self._applying or self.engine is None:
+        if self._applying or self.reader is None:
             return
         self._applying = True
         try:
             while not self._changes.empty:
                 batch = self._changes.take()
-                fetched = await self.engine.call(batch.fetch)
+                fetched = await batch.fetch(self.reader)
                 self._apply(fetched)
                 self.latencies.extend(time.time() - at for at in batch.times)
         finally:
@@ -200,8 +210,8 @@ class WardenApp(App[int]):
 
     @work(exclusive=True, group="graph", exit_on_error=False)
     async def show_graph(self, program_id: str) -> None:
-        if self.engine is not None:
-            self.query_one(ProgramGraph).show_program(await self.engine.call(lambda rt: rt.program(program_id)))
+        if self.reader is not None:
+            self.query_one(ProgramGraph).show_program(await self.reader.program(program_id))
 
     def action_approve(self) -> None:
         if not self.query_one(ApprovalList).decide(approved=True):
@@ -253,6 +263,10 @@ class WardenApp(App[int]):
             error = event.worker.error
             self.notify(str(error) if isinstance(error, WardenError) else f"{type(error).__name__}: {error}",
                         title=f"{event.worker.group} failed", severity="error", timeout=8)
+
+
+async def _listen(runtime: Runtime, wake) -> None:
+    runtime.on_publish(wake)
 
 
 def create_app(home: Path | None = None, workspace: Path | None = None, demo: bool = False, pace: float = 0.0,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import os
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -206,6 +206,10 @@ class Runtime:
     def tail(self, after: int | None = None) -> AsyncIterator[Recorded]:
         """Every process's events, from the database, as they are written (the console's panes)."""
         return self.bus.tail(after)
+
+    def on_publish(self, listener: Callable[[], None]) -> None:
+        """Call `listener` on the engine's loop after each event is written (a reader elsewhere can look at once)."""
+        self.bus.on_publish(listener)
 
     async def last_event_seq(self) -> int:
         """The number of the newest event written so far: `tail(after=...)` follows on from it."""

@@ -34,6 +34,7 @@ class EventBus:
         self._store = store
         self._queues: set[asyncio.Queue[Event]] = set()
         self._wakers: set[asyncio.Event] = set()
+        self._listeners: list[Callable[[], None]] = []
 
     async def publish(self, event: Event) -> None:
         await self._store.execute(
@@ -42,8 +43,18 @@ class EventBus:
         )
         for queue in self._queues:
             queue.put_nowait(event)
+        self.nudge()
+        for listener in self._listeners:
+            listener()
+
+    def nudge(self) -> None:
+        """Wake every tail of this bus now: something was written (here, or by a writer that says so)."""
         for wake in self._wakers:
             wake.set()
+
+    def on_publish(self, listener: Callable[[], None]) -> None:
+        """Call `listener` after each publish (on the publishing loop: hop threads inside it if needed)."""
+        self._listeners.append(listener)
 
     def subscribe(self) -> "Subscription":
         """Every event published from this call on, until the subscription is closed."""

@@ -21,15 +21,20 @@ class Corpus:
     def __init__(self, store: Store, directory: Path) -> None:
         self._store = store
         self.directory = directory
-        self._parsed: dict[str, tuple[str, Program]] = {}
+        self._parsed: dict[str, tuple[tuple, Program]] = {}
 
-    def _program(self, program_id: str, body: str) -> Program:
-        """Parse (and validate) a stored body once; the cache is keyed by the exact text, so edits reparse."""
+    async def _program(self, program_id: str, version: tuple) -> Program | None:
+        """Parse (and validate) a stored body once per version: every write gives a row a new
+        `created_at`, so `(created_at, length(body))` changes whenever the body does."""
         cached = self._parsed.get(program_id)
-        if cached is not None and cached[0] == body:
+        if cached is not None and cached[0] == version:
             return cached[1]
-        program = Program.from_json(json.loads(body), where=f"program {program_id}")
-        self._parsed[program_id] = (body, program)
+        row = await self._store.fetchone("SELECT body, created_at, length(body) AS size FROM programs WHERE id = ?",
+                                         (program_id,))
+        if row is None:
+            return None
+        program = Program.from_json(json.loads(row["body"]), where=f"program {program_id}")
+        self._parsed[program_id] = ((row["created_at"], row["size"]), program)
         return program
 
     async def upsert(self, program: Program) -> None:
@@ -51,12 +56,14 @@ class Corpus:
         staging.replace(self.directory / f"{program.id}.json")
 
     async def all(self) -> list[Program]:
-        rows = await self._store.fetchall("SELECT id, body FROM programs ORDER BY created_at")
-        return [self._program(row["id"], row["body"]) for row in rows]
+        rows = await self._store.fetchall("SELECT id, created_at, length(body) AS size FROM programs ORDER BY created_at")
+        found = [await self._program(row["id"], (row["created_at"], row["size"])) for row in rows]
+        return [program for program in found if program is not None]
 
     async def get(self, program_id: str) -> Program | None:
-        row = await self._store.fetchone("SELECT body FROM programs WHERE id = ?", (program_id,))
-        return self._program(program_id, row["body"]) if row else None
+        row = await self._store.fetchone("SELECT created_at, length(body) AS size FROM programs WHERE id = ?",
+                                         (program_id,))
+        return await self._program(program_id, (row["created_at"], row["size"])) if row else None
 
     async def accept(self, program_id: str, by: str) -> Program:
         """A person vouches for a program that could not be verified by replay; it is served from now on."""

@@ -60,6 +60,33 @@ class Store:
             raise
         return store
 
+    @classmethod
+    async def open_readonly(cls, path: Path) -> "Store":
+        """A second connection that refuses to write (`query_only`); the file must exist and be migrated.
+
+        It is not opened `mode=ro`: such a connection may keep a private WAL index and miss
+        what other processes commit. Nor is the file's header read with a plain `open`:
+        closing that descriptor would drop this process's SQLite locks on the file, and
+        another process would then take itself for the last user and delete the WAL.
+        """
+        path = Path(path)
+        if not path.exists():
+            raise StoreError(f"no database at {path} to read")
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)
+            db.row_factory = aiosqlite.Row
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.execute("PRAGMA query_only = ON")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open database {path} to read: {exc}") from None
+        store = cls(path, db)
+        try:
+            await store._refuse_newer()
+        except (sqlite3.DatabaseError, StoreError):
+            await db.close()
+            raise
+        return store
+
     async def _refuse_newer(self) -> int:
         """The schema version, checked before anything (even the switch to WAL) writes to the file."""
         async with self._db.execute("PRAGMA user_version") as cursor:
@@ -105,12 +132,17 @@ class Store:
             return cursor.rowcount
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        """Run, fetch and finish the query in one step on the connection's thread.
+
+        A caller cancelled mid-read (a console worker replaced by a newer one) must not
+        leave a half-read statement behind: it would hold a read transaction open, and the
+        connection would go on seeing the database as it was at that moment.
+        """
+        return list(await self._db.execute_fetchall(sql, tuple(params)))
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def close(self) -> None:
         await self._db.close()

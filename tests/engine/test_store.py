@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
 from engine.demo import demo_tasks
 from engine.runtime import Runtime, Switches
-from engine.store import StoreError
+from engine.store import Store, StoreError
 from engine.store.migrations import MIGRATIONS
 
 
@@ -74,3 +77,44 @@ async def test_an_older_database_is_migrated_forward_keeping_its_rows(tmp_path):
         columns = {row[1] for row in db.execute("PRAGMA table_info(tasks)")}
         assert "heartbeat_at" in columns
         assert db.execute("SELECT id, status FROM tasks").fetchall() == [("t-old", "queued")]
+
+
+async def test_a_read_cancelled_half_way_does_not_pin_an_old_snapshot(tmp_path):
+    """A console worker replaced mid-read must not leave its connection seeing the past."""
+    writer = await Store.open(tmp_path / "warden.db")
+    reader = await Store.open_readonly(tmp_path / "warden.db")
+    try:
+        for value in range(40):
+            await writer.execute("INSERT INTO task_events (task_id, kind, payload, at) VALUES (NULL, 'X', '{}', 0)")
+        for yields in range(12):
+            read = asyncio.create_task(reader.fetchone("SELECT id FROM task_events ORDER BY id"))
+            for _ in range(yields):
+                await asyncio.sleep(0)
+            read.cancel()
+            await asyncio.gather(read, return_exceptions=True)
+            await writer.execute("INSERT INTO task_events (task_id, kind, payload, at) VALUES (NULL, 'X', '{}', 0)")
+            newest = await writer.fetchone("SELECT MAX(id) AS n FROM task_events")
+            seen = await reader.fetchone("SELECT MAX(id) AS n FROM task_events")
+            assert seen["n"] == newest["n"], f"after a read cancelled at yield {yields}"
+    finally:
+        await reader.close()
+        await writer.close()
+
+
+async def test_a_second_connection_keeps_the_wal_safe_from_another_process(tmp_path):
+    """Opening the reader must not drop this process's locks: another process closing would delete the WAL."""
+    path = tmp_path / "warden.db"
+    writer = await Store.open(path)
+    reader = await Store.open_readonly(path)
+    try:
+        insert = "INSERT INTO task_events (task_id, kind, payload, at) VALUES (NULL, 'X', '{}', 0)"
+        await writer.execute(insert)
+        other = f"import sqlite3; c = sqlite3.connect({str(path)!r}); c.execute({insert!r}); c.commit(); c.close()"
+        subprocess.run([sys.executable, "-c", other], check=True, timeout=30)
+        assert path.with_name("warden.db-wal").exists()
+        assert (await reader.fetchone("SELECT COUNT(*) AS n FROM task_events"))["n"] == 2
+        with sqlite3.connect(path) as fresh:
+            assert fresh.execute("SELECT COUNT(*) FROM task_events").fetchone() == (2,)
+    finally:
+        await reader.close()
+        await writer.close()
