@@ -42,6 +42,8 @@ class ConsoleReport:
     receipts: int
     workspace_mb: float
     events: int
+    rate: float
+    seconds: float
     latencies_ms: list[float] = field(repr=False)
     snapshots: int
     snapshot_mb_per_s: float
@@ -54,7 +56,10 @@ class ConsoleReport:
             "programs": self.programs,
             "receipts": self.receipts,
             "workspace_mb": round(self.workspace_mb, 1),
+            "submissions": self.events,
+            "submissions_per_s": self.rate,
             "events_timed": len(ordered),
+            "pane_events_per_s": round(len(ordered) / self.seconds, 1) if self.seconds else None,
             "event_to_pane_ms": {
                 "median": round(statistics.median(ordered), 2) if ordered else None,
                 "p99": round(p99, 2) if p99 is not None else None,
@@ -66,7 +71,7 @@ class ConsoleReport:
 
 
 async def measure(programs: int = 300, receipts: int = 10_000, workspace_mb: int = 200, events: int = 200,
-                  interval: float = 0.02, home: Path | None = None, progress: Progress = lambda stage, done: None,
+                  rate: float = 20.0, home: Path | None = None, progress: Progress = lambda stage, done: None,
                   ) -> ConsoleReport:
     scratch = Path(tempfile.mkdtemp(prefix="warden-bench-console-")) if home is None else None
     home = home or scratch / "home"
@@ -76,7 +81,7 @@ async def measure(programs: int = 300, receipts: int = 10_000, workspace_mb: int
         await asyncio.to_thread(_fill_workspace, workspace, workspace_mb, lambda f: progress("workspace", f))
         progress("home", 0)
         await _fill_home(home, workspace, programs, receipts, lambda f: progress("home", f))
-        return await _run_console(home, workspace, programs, receipts, workspace_mb, events, interval, progress)
+        return await _run_console(home, workspace, programs, receipts, workspace_mb, events, rate, progress)
     finally:
         if scratch is not None:
             await asyncio.to_thread(shutil.rmtree, scratch, True)
@@ -112,7 +117,7 @@ async def _fill_home(home: Path, workspace: Path, programs: int, receipts: int, 
         await runtime.close()
 
 
-async def _run_console(home, workspace, programs, receipts, workspace_mb, events, interval, progress) -> ConsoleReport:
+async def _run_console(home, workspace, programs, receipts, workspace_mb, events, rate, progress) -> ConsoleReport:
     app = create_app(home, workspace, switches=Switches())
     async with app.run_test(size=SIZE) as pilot:
         await _until(pilot, lambda: app.query_one(ProgramList).row_count >= programs
@@ -124,17 +129,19 @@ async def _run_console(home, workspace, programs, receipts, workspace_mb, events
             await pilot.pause(0.05)
         app.latencies.clear()
         tasks = app.query_one(TaskQueue)
+        started = time.monotonic()
         for number in range(events):
             await app.engine.call(lambda rt, n=number: rt.submit(TaskSpec(goal=f"bench event {n}", learn=False)))
             progress("events", (number + 1) / events)
-            await pilot.pause(interval)
+            await pilot.pause(max(0.0, started + (number + 1) / rate - time.monotonic()))
         await _until(pilot, lambda: tasks.row_count >= events, 60)
         await _until(pilot, lambda: len(app.latencies) >= events, 30)
+        elapsed = time.monotonic() - started
         stop.set()
         await asyncio.wrap_future(loader)
         latencies = [seconds * 1000 for seconds in app.latencies]
     seconds = sum(copies)
-    return ConsoleReport(programs, receipts, workspace_mb, events, latencies, len(copies),
+    return ConsoleReport(programs, receipts, workspace_mb, events, rate, elapsed, latencies, len(copies),
                          workspace_mb * len(copies) / seconds if seconds else 0.0)
 
 

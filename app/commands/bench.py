@@ -43,6 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     console.add_argument("--receipts", type=int, default=10_000, help="receipts in the journal (default 10000)")
     console.add_argument("--workspace-mb", type=int, default=200, help="workspace size being snapshotted (default 200)")
     console.add_argument("--events", type=int, default=200, help="tasks submitted while measuring (default 200)")
+    console.add_argument("--rate", type=float, default=20.0,
+                         help="tasks submitted per second; each one also starts and fails, so panes see ~3x (default 20)")
     console.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of a table")
     console.add_argument("--output", type=Path, help="also write the JSON report to this file")
     console.set_defaults(func=run_console)
@@ -115,7 +117,7 @@ def run_console(args: argparse.Namespace) -> int:
     with Progress(TextColumn("[bold]bench console {task.description:9}"), BarColumn(), TimeRemainingColumn(),
                   console=Console(stderr=True), transient=True) as progress:
         bars = {stage: progress.add_task(stage, total=1.0) for stage in stages}
-        report = asyncio.run(measure(args.programs, args.receipts, args.workspace_mb, args.events,
+        report = asyncio.run(measure(args.programs, args.receipts, args.workspace_mb, args.events, args.rate,
                                      progress=lambda stage, done: progress.update(bars[stage], completed=done)))
     data = report.as_json()
     if args.output:
@@ -129,7 +131,9 @@ def run_console(args: argparse.Namespace) -> int:
     latency = data["event_to_pane_ms"]
     for name, value in (
         ("programs stored", data["programs"]), ("receipts in journal", data["receipts"]),
-        ("workspace being snapshotted", f"{data['workspace_mb']} MB"), ("events timed", data["events_timed"]),
+        ("workspace being snapshotted", f"{data['workspace_mb']} MB"),
+        ("tasks submitted", f"{data['submissions']} at {data['submissions_per_s']:g}/s"),
+        ("events timed", f"{data['events_timed']} ({data['pane_events_per_s']}/s)"),
         ("event → pane, median", f"{latency['median']} ms"), ("event → pane, p99", f"{latency['p99']} ms"),
         ("event → pane, max", f"{latency['max']} ms"), ("snapshots during the run", data["snapshots_during_run"]),
         ("snapshot throughput", f"{data['snapshot_mb_per_s']} MB/s"),

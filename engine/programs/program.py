@@ -10,6 +10,7 @@ import copy
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -88,8 +89,9 @@ class Program:
         reachable = [t for t in self.terminal if nx.has_path(graph, self.start, t)]
         return nx.shortest_path(graph, self.start, reachable[0]) if reachable else [self.start]
 
+    @cached_property
     def goal_pattern(self) -> re.Pattern[str]:
-        """The goal template as a regular expression with one named group per parameter."""
+        """The goal template as a regular expression with one named group per parameter (built once)."""
         pattern, last = "", 0
         for match in _PARAM.finditer(self.goal_template):
             pattern += _loose(self.goal_template[last : match.start()]) + f"(?P<{match.group(1)}>.+?)"
@@ -99,7 +101,7 @@ class Program:
 
     def bind(self, goal: str) -> dict[str, str] | None:
         """The parameters a goal gives this program, or None when the goal is not of its family."""
-        found = self.goal_pattern().match(goal)
+        found = self.goal_pattern.match(goal)
         return {name: value.strip() for name, value in found.groupdict().items()} if found else None
 
     def to_json(self) -> dict[str, Any]:
