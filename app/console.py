@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 import tomllib
 from pathlib import Path
 
@@ -64,7 +65,7 @@ class WardenApp(App[int]):
         self.reader: Reader | None = None
         self.policy: Policy | None = None
         self.failure: str | None = None
-        self.latencies: list[float] = []
+        self.latencies: deque[float] = deque(maxlen=10_000)
         self._changes = Changes()
         self._applying = False
         for theme in THEMES:
@@ -113,7 +114,14 @@ class WardenApp(App[int]):
     @work(exclusive=True, group="engine", exit_on_error=False)
     async def start_engine(self) -> None:
         """Open the runtime on its own thread, show what it holds, then follow every process's events."""
-        engine = EngineThread(lambda: Runtime.open(self.home, self.workspace, self.switches, pace=self.pace))
+        loop = asyncio.get_running_loop()
+
+        async def open_runtime() -> Runtime:
+            runtime = await Runtime.open(self.home, self.workspace, self.switches, pace=self.pace)
+            runtime.on_publish(lambda: loop.call_soon_threadsafe(self._nudge_reader))
+            return runtime
+
+        engine = EngineThread(open_runtime)
         try:
             runtime = await engine.start()
         except WardenError as exc:
@@ -123,10 +131,8 @@ class WardenApp(App[int]):
         self.engine = engine
         self.policy = runtime.policy
         self.sub_title = str(runtime.workspace.root)
-        self.reader = reader = await Reader.open(self.home)
-        loop = asyncio.get_running_loop()
-        await engine.call(lambda rt: _listen(rt, lambda: loop.call_soon_threadsafe(reader.nudge)))
-        after, tasks, approvals, receipts, programs = await everything(reader)
+        self.reader = await Reader.open(self.home)
+        after, tasks, approvals, receipts, programs = await everything(self.reader)
         self.query_one(TaskQueue).show_tasks(tasks)
         self.query_one(ApprovalList).show_approvals(approvals)
         self.query_one(ReceiptJournal).show_receipts(receipts)
@@ -139,6 +145,11 @@ class WardenApp(App[int]):
         if self.demo:
             for spec in demo_tasks():
                 await engine.call(lambda rt, spec=spec: rt.submit(spec))
+
+    def _nudge_reader(self) -> None:
+        """The engine just wrote an event: the reader's tail looks now rather than at its next poll."""
+        if self.reader is not None:
+            self.reader.nudge()
 
     @work(exclusive=True, group="events", exit_on_error=False)
     async def follow_events(self, after: int) -> None:
@@ -263,10 +274,6 @@ class WardenApp(App[int]):
             error = event.worker.error
             self.notify(str(error) if isinstance(error, WardenError) else f"{type(error).__name__}: {error}",
                         title=f"{event.worker.group} failed", severity="error", timeout=8)
-
-
-async def _listen(runtime: Runtime, wake) -> None:
-    runtime.on_publish(wake)
 
 
 def create_app(home: Path | None = None, workspace: Path | None = None, demo: bool = False, pace: float = 0.0,
