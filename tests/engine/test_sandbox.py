@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -202,3 +203,15 @@ def test_bubblewrap_is_asked_for_every_containment_it_promises():
     assert "--share-net" not in argv
     assert argv.index("--tmpfs") < argv.index("--bind") and argv[argv.index("--bind") + 1] == "/w"
     assert os.path.isabs(argv[-1]) or argv[-3:] == ["/bin/sh", "-c", "true"]
+
+
+async def test_a_named_pipe_in_the_workspace_is_snapshotted_and_restored_as_a_pipe(open_with, run, ws):
+    """Copying a pipe by opening it would hang the snapshot forever; it is recreated instead."""
+    runtime = await open_with(gating=False)
+    task = await run(runtime, shell("mkfifo pipe", "rm pipe && echo gone > gone.txt"))
+    assert task.status is TaskStatus.SUCCEEDED, task.error
+    assert not (ws / "pipe").exists()
+    removal = [r for r in await runtime.journal.for_task(task.id) if "rm pipe" in r.summary][0]
+    await runtime.undo(removal.id)
+    assert stat.S_ISFIFO((ws / "pipe").lstat().st_mode)
+    assert not (ws / "gone.txt").exists()

@@ -120,7 +120,8 @@ class WorkspaceEnv:
     async def fork(self, scratch: Path) -> "WorkspaceEnv":
         scratch.mkdir(parents=True, exist_ok=True)
         into = Path(tempfile.mkdtemp(prefix="fork-", dir=scratch))
-        await asyncio.to_thread(shutil.copytree, self.root, into, symlinks=True, dirs_exist_ok=True)
+        await asyncio.to_thread(shutil.copytree, self.root, into, symlinks=True, dirs_exist_ok=True,
+                                copy_function=snapshot.copy_entry)
         return WorkspaceEnv(into, self.sandbox, owned=True)
 
     async def close(self) -> None:

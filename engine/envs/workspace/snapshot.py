@@ -7,12 +7,31 @@ copy of every path that did; restoring puts back exactly that, absent paths incl
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from engine.errors import WardenError
+
 if TYPE_CHECKING:
     from engine.envs.workspace.environment import WorkspaceEnv
+
+
+class SnapshotError(WardenError):
+    """Something in the workspace cannot be captured exactly (a socket, a device)."""
+
+
+def copy_entry(source: str | Path, destination: str | Path, *, follow_symlinks: bool = False) -> str | Path:
+    """Copy one entry exactly: files with their metadata, named pipes as named pipes (never opened)."""
+    mode = os.lstat(source).st_mode
+    if stat.S_ISFIFO(mode):
+        os.mkfifo(destination, stat.S_IMODE(mode))
+        return destination
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise SnapshotError(f"cannot snapshot {source}: a socket or device file cannot be restored")
+    return shutil.copy2(source, destination, follow_symlinks=False)
 
 
 def take(env: WorkspaceEnv, paths: list[str], into: Path) -> None:
@@ -22,9 +41,9 @@ def take(env: WorkspaceEnv, paths: list[str], into: Path) -> None:
         source = env.resolve(relative)
         entry = {"path": relative, "existed": source.exists() or source.is_symlink(), "copy": f"data-{number}"}
         if source.is_dir() and not source.is_symlink():
-            shutil.copytree(source, into / entry["copy"], symlinks=True)
+            shutil.copytree(source, into / entry["copy"], symlinks=True, copy_function=copy_entry)
         elif entry["existed"]:
-            shutil.copy2(source, into / entry["copy"], follow_symlinks=False)
+            copy_entry(source, into / entry["copy"])
         manifest.append(entry)
     (into / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
 
@@ -50,10 +69,10 @@ def restore(env: WorkspaceEnv, snapshot: Path) -> list[str]:
         if entry["existed"]:
             saved = snapshot / entry["copy"]
             if saved.is_dir() and not saved.is_symlink():
-                shutil.copytree(saved, target, symlinks=True, dirs_exist_ok=True)
+                shutil.copytree(saved, target, symlinks=True, dirs_exist_ok=True, copy_function=copy_entry)
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(saved, target, follow_symlinks=False)
+                copy_entry(saved, target)
     return [entry["path"] for entry in manifest]
 
 
