@@ -57,7 +57,7 @@ class RecordTable(DataTable):
         selected = self.selected_key
         if key in self.rows:
             for column, cell in zip(self.columns, cells):
-                self.update_cell(key, column, cell)
+                self.update_cell(key, column, cell, update_width=True)
             return
         self.add_row(*cells, key=key)
         self._order[key] = order
