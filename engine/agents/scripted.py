@@ -1,8 +1,10 @@
 """The scripted agent: proposes given steps in order, looking at the screen as it goes.
 
-A step whose effect already holds on the live screen is skipped, so it can take over
-mid-task from a replay that fell back without repeating what is already done. It is a
-pure function of the observation and the history, so a resumed task rebuilds it freely.
+A step of an idempotent tool whose effect already holds on the live screen is skipped,
+so it can take over mid-task from a replay that fell back without repeating what is
+already done; a non-idempotent step (an append) is never skipped on what the screen
+shows. It is a pure function of the observation and the history, so a resumed task
+rebuilds it freely.
 """
 
 from __future__ import annotations
@@ -56,7 +58,9 @@ class ScriptedAgent:
         return position
 
     def _effect(self, call: ToolCall) -> dict | None:
+        """The predicate that shows the step is already done, for tools whose effect can show it."""
         try:
-            return self._tools.get(call.tool).effect(call.args)
+            tool = self._tools.get(call.tool)
+            return tool.effect(call.args) if tool.idempotent else None
         except (ToolError, KeyError, TypeError, AttributeError):
             return None

@@ -59,7 +59,7 @@ class Stepper:
                 raise ToolError(f"{call.tool} acts in a {tool.kind} environment; this task acts in {env.kind}")
         except ToolError as exc:
             return await self._settle(task_id, idx, call, source, state_id, StepStatus.FAILED, str(exc))
-        if interrupted:
+        if interrupted and tool.idempotent:
             effect = tool.effect(call.args)
             if effect is not None and await holds(effect, env):
                 return await self._settle(task_id, idx, call, source, state_id, StepStatus.DONE,

@@ -39,9 +39,11 @@ class Tool:
     a snapshot of that environment must cover.
 
     `needs` and `effect` are predicates of that kind: what must hold before the call, and
-    what holds after it. Programs check them; resume uses `effect` as the idempotency
-    check of a step interrupted mid-dispatch. A tool with `unavailable` set is refused
-    before the gate rules on it, with that line as the reason.
+    what holds after it. Programs check them. Only an `idempotent` tool's effect also
+    proves the call needs no running (a resumed step interrupted mid-dispatch, a
+    scripted step already done): for an append, "the file contains the text" may have
+    been true before it ever ran. A tool with `unavailable` set is refused before the
+    gate rules on it, with that line as the reason.
     """
 
     name: str
@@ -55,6 +57,7 @@ class Tool:
     effect: Callable[[dict[str, Any]], Predicate | None] = lambda args: None
     summary: Callable[[dict[str, Any]], str] | None = None
     unavailable: str | None = None
+    idempotent: bool = False
 
     def tier_for(self, args: dict[str, Any]) -> Tier:
         return self.tier(args) if callable(self.tier) else self.tier

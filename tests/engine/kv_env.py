@@ -111,7 +111,7 @@ async def _explode(env: KeyValueEnv, args: dict) -> ToolOutput:
 TOOLS = (
     Tool("kv.set", KIND, {"key": str, "value": str}, _set, Tier.LOCAL_REVERSIBLE, "restore_snapshot",
          touches=lambda a: [a["key"]], effect=lambda a: {"has": {"key": a["key"], "value": a["value"]}},
-         summary=lambda a: f"set {a['key']}"),
+         summary=lambda a: f"set {a['key']}", idempotent=True),
     Tool("kv.delete", KIND, {"key": str}, _delete, Tier.LOCAL_REVERSIBLE, "restore_snapshot",
          touches=lambda a: [a["key"]], needs=lambda a: {"has": {"key": a["key"]}},
          effect=lambda a: {"missing": a["key"]}, summary=lambda a: f"delete {a['key']}"),

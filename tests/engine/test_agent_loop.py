@@ -143,3 +143,16 @@ async def test_a_heartbeat_that_cannot_be_written_stops_further_steps(tmp_path, 
         assert (tmp_path / "ws" / "after.txt").read_text() == "late"
     finally:
         await runtime.close()
+
+
+async def test_fs_append_is_never_skipped_because_the_text_is_already_there(runtime, run, ws):
+    """Finding 9 of the hardening review: an append's effect (the file contains the text) may hold before it runs."""
+    (ws / "log.txt").write_text("entry 11\n")
+    task = await run(runtime, TaskSpec(goal="Append twice and once more", agent=scripted([
+        ToolCall("fs.append", {"path": "twice.txt", "content": "ok\n"}),
+        ToolCall("fs.append", {"path": "twice.txt", "content": "ok\n"}),
+        ToolCall("fs.append", {"path": "log.txt", "content": "1\n"}),
+    ])))
+    assert task.status is TaskStatus.SUCCEEDED, task.error
+    assert (ws / "twice.txt").read_text() == "ok\nok\n"
+    assert (ws / "log.txt").read_text() == "entry 11\n1\n"

@@ -79,6 +79,7 @@ FILE_TOOLS = (
     Tool(
         name="fs.write",
         kind=KIND,
+        idempotent=True,
         schema={"path": str, "content": str},
         run=_threaded(_write),
         tier=Tier.LOCAL_REVERSIBLE,
@@ -101,6 +102,7 @@ FILE_TOOLS = (
     Tool(
         name="fs.delete",
         kind=KIND,
+        idempotent=True,
         schema={"path": str},
         run=_threaded(_delete),
         tier=Tier.LOCAL_REVERSIBLE,
@@ -113,6 +115,7 @@ FILE_TOOLS = (
     Tool(
         name="fs.move",
         kind=KIND,
+        idempotent=True,
         schema={"src": str, "dst": str},
         run=_threaded(_move),
         tier=Tier.LOCAL_REVERSIBLE,
@@ -125,6 +128,7 @@ FILE_TOOLS = (
     Tool(
         name="fs.mkdir",
         kind=KIND,
+        idempotent=True,
         schema={"path": str},
         run=_threaded(_mkdir),
         tier=Tier.LOCAL_REVERSIBLE,
