@@ -37,6 +37,11 @@ class TaskQueue:
             raise TaskError(f"no task {task_id}")
         return Task.from_row(row)
 
+    async def finished(self, task_id: str) -> bool:
+        """True for a task that has ended, and for an id no task has (nothing will resume it)."""
+        row = await self._store.fetchone("SELECT status FROM tasks WHERE id = ?", (task_id,))
+        return row is None or TaskStatus(row["status"]).finished
+
     async def all(self) -> list[Task]:
         rows = await self._store.fetchall("SELECT * FROM tasks ORDER BY created_at, rowid")
         return [Task.from_row(row) for row in rows]

@@ -98,6 +98,7 @@ class TaskRunner:
         if not await self.queue.move(task_id, TaskStatus.CANCELLED, expect=task.status):
             raise TaskError(f"task {task_id} changed state; try again")
         await self._approvals.withdraw(task_id)
+        await self._drop_clean(task_id, self._clean.pop(task_id, None))
         await self._bus.publish(TaskCancelled(task_id, by))
 
     async def expire_approvals(self) -> None:
@@ -108,9 +109,14 @@ class TaskRunner:
                 await self._bus.publish(TaskFailed(approval.task_id, error))
 
     async def recover(self) -> None:
-        """Tasks whose runner died mid-run (its heartbeat stopped) go back in the queue to resume."""
+        """Tasks whose runner died mid-run (its heartbeat stopped) go back in the queue to resume;
+        start states kept for tasks that have finished since (a runner died holding them) are removed."""
         for task_id in await self.queue.reap(self._lease):
             await self._bus.publish(TaskResumed(task_id, "recovered: its runner stopped without finishing"))
+        kept = await asyncio.to_thread(lambda: [p.name for p in self._runs.iterdir()] if self._runs.is_dir() else [])
+        for task_id in kept:
+            if task_id not in self._clean and await self.queue.finished(task_id):
+                await asyncio.to_thread(shutil.rmtree, self._runs / task_id, True)
 
     async def run_until_idle(self) -> None:
         await self.recover()
@@ -278,6 +284,7 @@ class TaskRunner:
         return True
 
     async def _learn(self, task: Task, env: Environment) -> None:
+        """Compile, verify and store the run; the task has succeeded already, so learning never fails it."""
         clean = self._clean.pop(task.id, None)
         try:
             trace = await self.queue.done_calls(task.id)
@@ -297,6 +304,8 @@ class TaskRunner:
             program = Program.from_json({**program.to_json(), "verification": record})
             await self._corpus.upsert(program)
             await self._bus.publish(ProgramStored(task.id, program.id, program.signature, program.status))
+        except Exception as exc:
+            await self._bus.publish(ProgramRejected(task.id, "", f"could not learn from the run: {one_line(exc)}"))
         finally:
             await self._drop_clean(task.id, clean)
 
@@ -304,7 +313,7 @@ class TaskRunner:
         """A fork of the start state, for verifying the program this run may become."""
         if task.spec.learn and task.spec.agent is not None and env.can_fork:
             await self._drop_clean(task.id, self._clean.pop(task.id, None))
-            self._clean[task.id] = await env.fork(self._runs)
+            self._clean[task.id] = await env.fork(self._runs / task.id)
 
     async def _drop_clean(self, task_id: str, clean: Environment | None) -> None:
         if clean is not None:

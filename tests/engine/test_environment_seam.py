@@ -139,3 +139,21 @@ def test_policy_opt_ins_are_spelled_out():
     with pytest.raises(ValueError, match='"allow" or "deny"'):
         Policy.from_mapping({"shell": {"unconfined": True}})
     assert Policy.from_mapping({"shell": {"unconfined": "allow"}}).shell_unconfined
+
+
+async def test_start_states_kept_for_verification_do_not_pile_up(runtime, run, db):
+    """Each learning run forks its start state into runs/<task>; success, failure, cancellation and recovery remove it."""
+    runs = runtime.home / "runs"
+    done = await run(runtime, TaskSpec(goal='Write "a.txt"', agent=scripted(
+        [{"tool": "fs.write", "args": {"path": "a.txt", "content": "a"}}]), evaluator={"exists": "a.txt"}))
+    failed = await run(runtime, TaskSpec(goal='Delete "nothing.txt"', agent=scripted(
+        [{"tool": "fs.move", "args": {"src": "nothing.txt", "dst": "b.txt"}}])))
+    paused = await run(runtime, TaskSpec(goal='Delete "scratch.txt"', agent=scripted(
+        [{"tool": "fs.delete", "args": {"path": "scratch.txt"}}])))
+    assert (done.status, failed.status, paused.status) == (TaskStatus.SUCCEEDED, TaskStatus.FAILED, TaskStatus.PAUSED)
+    assert sorted(p.name for p in runs.iterdir()) == [paused.id]
+    await runtime.cancel(paused.id)
+    assert list(runs.iterdir()) == []
+    (runs / "t-orphaned").mkdir()
+    await runtime.run_until_idle()
+    assert list(runs.iterdir()) == []
