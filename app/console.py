@@ -8,6 +8,7 @@ just the rows it changed, and `StateChecked` lights up the program graph.
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections import deque
 import tomllib
@@ -139,12 +140,21 @@ class WardenApp(App[int]):
         self.query_one(ProgramList).show_programs(programs)
         if programs:
             self.show_graph(self.query_one(ProgramList).selected_key)
+        self._settle_collector()
         self.follow_events(after)
         engine.spawn(lambda rt: rt.watch_programs())
         engine.spawn(lambda rt: rt.serve())
         if self.demo:
             for spec in demo_tasks():
                 await engine.call(lambda rt, spec=spec: rt.submit(spec))
+
+    @staticmethod
+    def _settle_collector() -> None:
+        """Full garbage collections walk every object of the process, the engine's too, and stalled the
+        panes for ~110 ms each (`warden bench console`). What exists once the console has loaded is
+        frozen out of them, and young collections run less often, so the full ones stay rare and short."""
+        gc.freeze()
+        gc.set_threshold(10_000, 10, 10)
 
     def _nudge_reader(self) -> None:
         """The engine just wrote an event: the reader's tail looks now rather than at its next poll."""
