@@ -15,6 +15,7 @@ REVERSAL = {
     Reversal.REVERSIBLE: "[$success]reversible[/]",
     Reversal.COMPENSABLE: "[$warning]compensable[/]",
     Reversal.AUDIT_ONLY: "[$text-muted]audit only[/]",
+    Reversal.REVERSING: "[$warning]↺ undoing[/]",
     Reversal.REVERSED: "[$accent]↺ reversed[/]",
     Reversal.IRRECOVERABLE: "[$error]irrecoverable[/]",
 }

@@ -102,7 +102,8 @@ class ApprovalBook:
             (status.value, now, by, approval_id, ApprovalStatus.PENDING.value),
         )
         if changed != 1:
-            raise ApprovalError(f"approval {approval_id} is {approval.status.value}, not pending")
+            now_status = (await self.get(approval_id)).status.value
+            raise ApprovalError(f"approval {approval_id} is already {now_status}, not pending")
         return await self.get(approval_id)
 
     async def usable(self, task_id: str, idx: int, call: ToolCall) -> Approval | None:

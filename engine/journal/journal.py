@@ -125,13 +125,12 @@ class Journal:
 
         Refuses a receipt that is not reversible, one taken in an environment this runtime
         does not hold, and one whose targets a later, still reversible receipt changed:
-        undoing it would silently discard that later change.
+        undoing it would silently discard that later change. The receipt is claimed by
+        compare-and-swap (`reversing`) before anything is touched, so two undos of one
+        receipt at the same time restore once.
         """
         receipt = await self.get(receipt_id)
-        if receipt.reversal is Reversal.REVERSED:
-            raise UndoError(f"receipt {receipt_id} was already undone")
-        if not receipt.undoable:
-            raise UndoError(f"receipt {receipt_id} is {receipt.reversal.value}: Warden claims no undo for it")
+        self._refuse(receipt)
         env = env_for(receipt)
         path = Path(receipt.snapshot_path)
         if not (path / "manifest.json").exists():
@@ -144,14 +143,34 @@ class Journal:
             raise UndoError(
                 f"receipt {receipt_id}: later receipt(s) {', '.join(blockers[:3])} changed the same paths; undo those first"
             )
-        await env.restore(path)
-        now = time.time()
+        claimed = await self._store.execute(
+            "UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",
+            (Reversal.REVERSING.value, receipt_id, Reversal.REVERSIBLE.value),
+        )
+        if claimed != 1:
+            self._refuse(await self.get(receipt_id))
+        try:
+            await env.restore(path)
+        except BaseException:
+            await self._store.execute("UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",
+                                      (Reversal.REVERSIBLE.value, receipt_id, Reversal.REVERSING.value))
+            raise
         await self._store.execute(
-            "UPDATE receipts SET reversal = ?, reversed_at = ? WHERE id = ?", (Reversal.REVERSED.value, now, receipt_id)
+            "UPDATE receipts SET reversal = ?, reversed_at = ? WHERE id = ?",
+            (Reversal.REVERSED.value, time.time(), receipt_id),
         )
         await asyncio.to_thread(shutil.rmtree, path, True)
         return await self.get(receipt_id)
 
+    @staticmethod
+    def _refuse(receipt: Receipt) -> None:
+        """Raise the reason a receipt cannot be undone now, if there is one."""
+        if receipt.reversal is Reversal.REVERSED:
+            raise UndoError(f"receipt {receipt.id} was already undone")
+        if receipt.reversal is Reversal.REVERSING:
+            raise UndoError(f"receipt {receipt.id} is being undone by another process (or that undo was interrupted)")
+        if not receipt.undoable:
+            raise UndoError(f"receipt {receipt.id} is {receipt.reversal.value}: Warden claims no undo for it")
 
 def _reversal_without_snapshot(tier: Tier) -> Reversal:
     if tier is Tier.RUNTIME_COMPENSABLE:

@@ -20,6 +20,7 @@ class Reversal(StrEnum):
     REVERSIBLE = "reversible"
     COMPENSABLE = "compensable"
     AUDIT_ONLY = "audit_only"
+    REVERSING = "reversing"
     REVERSED = "reversed"
     IRRECOVERABLE = "irrecoverable"
 

@@ -72,8 +72,8 @@ class Corpus:
             raise ProgramError(f"no program {program_id}; `warden programs` lists them")
         if program.status != "unverified":
             raise ProgramError(f"program {program_id} is {program.status}, not waiting to be accepted")
-        verification = {**program.verification, "status": "accepted", "accepted_by": by, "accepted_at": time.time()}
-        accepted = Program.from_json({**program.to_json(), "verification": verification})
+        accepted = program.with_verification(
+            {**program.verification, "status": "accepted", "accepted_by": by, "accepted_at": time.time()})
         await self.upsert(accepted)
         return accepted
 
@@ -108,6 +108,8 @@ class Corpus:
         """Follow the program files: an edit reloads the program, a deletion forgets it, a broken file is refused.
 
         A file whose program equals the stored one is skipped, so Warden's own writes cause no loop.
+        An edited program is stored `unverified` whatever its file says: verification is the
+        database's word, never a file's, and a person accepts the edit before it is served.
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         async for changes in awatch(self.directory, stop_event=stop, debounce=200, step=50):
@@ -125,6 +127,10 @@ class Corpus:
                     yield ProgramRejected(None, "", str(exc))
                     continue
                 stored = await self.get(program.id)
-                if stored is None or stored.to_json() != program.to_json():
-                    await self.upsert(program)
-                    yield ProgramStored(None, program.id, program.signature)
+                if stored is not None and stored.same_as(program):
+                    continue
+                program = program.with_verification({
+                    "status": "unverified", "when": time.time(), "passed": False,
+                    "how": f"loaded from {path.name}, edited outside Warden: accept it to serve it"})
+                await self.upsert(program)
+                yield ProgramStored(None, program.id, program.signature, program.status)

@@ -21,6 +21,7 @@ from engine.programs.predicates import PredicateError, validate
 from engine.tools.call import ToolCall
 
 _PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
 
 
 class ProgramError(WardenError):
@@ -70,6 +71,16 @@ class Program:
         if isinstance(status, str):
             return status
         return "verified" if self.verification.get("passed") else "unverified"
+
+    def with_verification(self, record: dict) -> "Program":
+        return Program.from_json({**self.to_json(), "verification": record})
+
+    def same_as(self, other: "Program") -> bool:
+        """Equal in everything but the verification record."""
+        mine, theirs = self.to_json(), other.to_json()
+        mine.pop("verification")
+        theirs.pop("verification")
+        return mine == theirs
 
     def state(self, state_id: str) -> State:
         return next(s for s in self.states if s.id == state_id)
@@ -158,6 +169,8 @@ class Program:
         return cls.from_json(raw, where=str(path))
 
     def validate(self, where: str = "program") -> None:
+        if not _ID.fullmatch(self.id):
+            raise ProgramError(f"{where}: id {self.id!r:.40} must be letters, digits, - and _ (it names the program's file)")
         ids = [s.id for s in self.states]
         if len(set(ids)) != len(ids):
             raise ProgramError(f"{where}: duplicate state ids")

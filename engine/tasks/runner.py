@@ -301,7 +301,7 @@ class TaskRunner:
                     await self._bus.publish(ProgramRejected(task.id, program.signature, verification.reason))
                     return
                 record = verification.record()
-            program = Program.from_json({**program.to_json(), "verification": record})
+            program = program.with_verification(record)
             await self._corpus.upsert(program)
             await self._bus.publish(ProgramStored(task.id, program.id, program.signature, program.status))
         except Exception as exc:

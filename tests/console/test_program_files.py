@@ -24,6 +24,8 @@ async def test_program_files_are_followed(tmp_path: Path) -> None:
         await until(pilot, lambda: "Put the file {file} in the archive" in str(programs.get_row_at(0)), "the reload")
         stored = json.loads(query(home, "SELECT body FROM programs")[0][0])
         assert stored["goal_template"] == "Put the file {file} in the archive"
+        assert stored["verification"]["status"] == "unverified", "a file cannot vouch for itself"
+        assert "unverified" in str(programs.get_row_at(0))
 
         (home / "programs" / "broken.json").write_text('{"id": "p-broken", "states": [')
         refusals = lambda: query(home, "SELECT payload FROM task_events WHERE kind = 'ProgramRejected'")  # noqa: E731

@@ -3,6 +3,8 @@ catastrophic steps are blocked."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from engine.demo import SCRATCH_BYTES, demo_tasks
@@ -85,3 +87,15 @@ async def test_catastrophic_step_is_blocked_and_audited(runtime, run, db, ws, tm
     assert db("SELECT id FROM approvals WHERE task_id = ?", task.id) == []
     assert {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()} == before
     assert outside.read_bytes() == b"keep me\n"
+
+
+async def test_the_loser_of_two_simultaneous_decisions_is_told_what_won(open_runtime, run, ws):
+    """Hardening finding 17: it used to be told the approval "is pending, not pending"."""
+    first = await open_runtime()
+    task = await run(first, demo_tasks()[2])
+    [approval] = await first.pending_approvals()
+    second = await open_runtime()
+    results = await asyncio.gather(first.approve(approval.id), second.deny(approval.id), return_exceptions=True)
+    [lost] = [r for r in results if isinstance(r, Exception)]
+    assert "is already approved" in str(lost) or "is already denied" in str(lost)
+    assert (await first.task(task.id)).status is TaskStatus.QUEUED

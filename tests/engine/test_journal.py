@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from engine.demo import SCRATCH_BYTES, demo_tasks
@@ -71,3 +73,19 @@ async def test_undo_refuses_to_discard_a_later_change_to_the_same_path(runtime, 
         await runtime.undo(receipt.id)
     assert not (ws / "notes").exists()
     assert (ws / "CHANGELOG.md").read_text() == "# Changelog\n"
+
+
+async def test_two_undos_of_one_receipt_at_once_restore_once(open_runtime, tmp_path, run_approving, ws):
+    """Hardening finding 5: two processes undoing the same receipt; the receipt is claimed before anything is touched."""
+    first = await open_runtime()
+    task = await run_approving(first, TaskSpec(goal="Clear the notes", agent=scripted(
+        [ToolCall("shell.run", {"command": "rm -f README.md CHANGELOG.md; echo new > new.txt"})])))
+    assert task.status is TaskStatus.SUCCEEDED, task.error
+    [receipt] = await first.journal.for_task(task.id)
+    second = await open_runtime()
+    results = await asyncio.gather(first.undo(receipt.id), second.undo(receipt.id), return_exceptions=True)
+    assert sorted(type(r).__name__ for r in results) == ["Receipt", "UndoError"]
+    [refused] = [r for r in results if isinstance(r, UndoError)]
+    assert "being undone" in str(refused) or "already undone" in str(refused)
+    assert (ws / "README.md").read_text() == "# Demo project\n" and not (ws / "new.txt").exists()
+    assert (await first.journal.get(receipt.id)).reversal is Reversal.REVERSED

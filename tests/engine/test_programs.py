@@ -102,8 +102,10 @@ def test_malformed_program_files_are_refused_in_one_line(tmp_path):
     raw = compiled_release_note()
     raw["transitions"][-1]["to"] = "s9"
     dangling.write_text(json.dumps(raw))
+    escaping = tmp_path / "escaping.json"
+    escaping.write_text(json.dumps({**compiled_release_note(), "id": "../../../victim"}))
 
-    for path, why in ((broken, "JSON"), (dangling, "dangles")):
+    for path, why in ((broken, "JSON"), (dangling, "dangles"), (escaping, "names the program's file")):
         with pytest.raises(ProgramError) as caught:
             Program.load(path)
         message = str(caught.value)

@@ -215,3 +215,13 @@ async def test_a_named_pipe_in_the_workspace_is_snapshotted_and_restored_as_a_pi
     await runtime.undo(removal.id)
     assert stat.S_ISFIFO((ws / "pipe").lstat().st_mode)
     assert not (ws / "gone.txt").exists()
+
+
+async def test_shell_output_is_kept_in_a_bounded_ring(open_with, run, db):
+    """Hardening finding 15: output used to be buffered whole (3 GB for a gigabyte of zeros)."""
+    runtime = await open_with(gating=False)
+    task = await run(runtime, shell("yes warden | head -c 100000000; echo; echo the end"))
+    assert task.status is TaskStatus.SUCCEEDED, task.error
+    [step] = db("SELECT output FROM steps WHERE task_id = ?", task.id)
+    assert len(step["output"]) <= runtime.workspace.sandbox.output_limit
+    assert step["output"].endswith("the end\n")
