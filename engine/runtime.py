@@ -145,7 +145,12 @@ class Runtime:
         return self.environments["workspace"]
 
     async def submit(self, spec: TaskSpec) -> Task:
-        return await self.runner.submit(spec)
+        [task] = await self.runner.submit([spec])
+        return task
+
+    async def submit_all(self, specs: list[TaskSpec]) -> list[Task]:
+        """Queue every task, checked first, in one transaction: all of them or none."""
+        return await self.runner.submit(specs)
 
     async def approve(self, approval_id: str, by: str | None = None) -> None:
         await self.runner.decide(approval_id, True, by or operator())

@@ -36,6 +36,8 @@ def load_specs(path: Path) -> list[TaskSpec]:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WardenError(f"{path}: not a readable JSON task file ({exc})") from None
+    except RecursionError:
+        raise WardenError(f"{path}: nested too deeply to be a task file") from None
     items = raw if isinstance(raw, list) else [raw]
     specs = []
     for number, item in enumerate(items, 1):
@@ -56,7 +58,7 @@ async def _submit(specs: list[TaskSpec], workspace: Path | None, run_here: bool)
     runtime = await Runtime.open(warden_home(), workspace)
     try:
         events = runtime.events()
-        tasks = [await runtime.submit(spec) for spec in specs]
+        tasks = await runtime.submit_all(specs)
         for task in tasks:
             console.print(f"queued {task.id}  {task.goal}")
         if not run_here:

@@ -30,10 +30,15 @@ class ScriptedAgent:
         steps = spec.get("steps", [])
         if not isinstance(steps, list):
             raise AgentError('a scripted agent\'s "steps" is a list of {"tool": ..., "args": {...}}')
-        try:
-            return cls([ToolCall.from_json(step) for step in steps], context.tools)
-        except ValueError as exc:
-            raise AgentError(f"scripted agent: {exc}") from None
+        calls = []
+        for number, step in enumerate(steps, 1):
+            try:
+                call = ToolCall.from_json(step)
+                context.tools.validate(call)
+            except (ValueError, ToolError) as exc:
+                raise AgentError(f"step {number}: {exc}") from None
+            calls.append(call)
+        return cls(calls, context.tools)
 
     async def propose(self, observation: Observation, history: Sequence[Turn]) -> Proposal:
         mine = [turn for turn in history if turn.source == "agent"]

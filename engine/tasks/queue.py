@@ -22,14 +22,19 @@ class TaskQueue:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def submit(self, spec: TaskSpec) -> Task:
-        now = time.time()
-        task_id = "t-" + uuid.uuid4().hex[:8]
-        await self._store.execute(
-            "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (task_id, spec.goal, json.dumps(spec.to_json()), TaskStatus.QUEUED.value, now, now),
-        )
-        return await self.get(task_id)
+    async def submit(self, specs: list[TaskSpec]) -> list[Task]:
+        """Queue every spec in one transaction: all of them, or (on any failure) none."""
+        ids = []
+        async with self._store.transaction() as db:
+            for spec in specs:
+                now = time.time()
+                task_id = "t-" + uuid.uuid4().hex[:8]
+                await db.execute(
+                    "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (task_id, spec.goal, json.dumps(spec.to_json()), TaskStatus.QUEUED.value, now, now),
+                )
+                ids.append(task_id)
+        return [await self.get(task_id) for task_id in ids]
 
     async def get(self, task_id: str) -> Task:
         row = await self._store.fetchone("SELECT * FROM tasks WHERE id = ?", (task_id,))

@@ -70,15 +70,32 @@ class TaskRunner:
         self._wake = asyncio.Event()
         self.identity = f"{socket.gethostname()}:{os.getpid()}"
 
-    async def submit(self, spec: TaskSpec) -> Task:
+    async def submit(self, specs: list[TaskSpec]) -> list[Task]:
+        """Check every spec as far as it can be checked before running, then queue all of them or none."""
+        for number, spec in enumerate(specs, 1):
+            try:
+                self._check(spec)
+            except TaskError as exc:
+                raise TaskError(f"task {number}: {exc}" if len(specs) > 1 else str(exc)) from None
+        tasks = await self.queue.submit(specs)
+        for task in tasks:
+            await self._bus.publish(TaskQueued(task.id, task.goal))
+        self._wake.set()
+        return tasks
+
+    def _check(self, spec: TaskSpec) -> None:
+        """The environment and agent exist, and the agent accepts its spec (a script's steps are real calls)."""
         if spec.env_kind not in self._environments:
             raise TaskError(f"no {spec.env_kind} environment here; this runtime has {sorted(self._environments)}")
-        if spec.agent is not None and spec.agent["kind"] not in self._agents:
+        if spec.agent is None:
+            return
+        factory = self._agents.get(spec.agent["kind"])
+        if factory is None:
             raise TaskError(f"no agent of kind {spec.agent['kind']!r}; known: {sorted(self._agents)}")
-        task = await self.queue.submit(spec)
-        await self._bus.publish(TaskQueued(task.id, spec.goal))
-        self._wake.set()
-        return task
+        try:
+            factory(spec.agent, AgentContext(spec.goal, self._stepper.registry))
+        except AgentError as exc:
+            raise TaskError(str(exc)) from None
 
     async def decide(self, approval_id: str, approved: bool, by: str) -> None:
         """Record a person's decision; either way the task goes back in the queue, and the agent is told a denial."""

@@ -61,7 +61,7 @@ class TaskSpec:
 
     def __post_init__(self) -> None:
         if not isinstance(self.goal, str) or not self.goal.strip():
-            raise ValueError("a task needs a goal")
+            raise ValueError('"goal" must be a non-empty string')
         if not isinstance(self.env, Mapping) or not isinstance(self.env.get("kind"), str):
             raise ValueError('env must be an object with a "kind", e.g. {"kind": "workspace"}')
         if self.agent is not None and (not isinstance(self.agent, Mapping) or not isinstance(self.agent.get("kind"), str)):
@@ -90,6 +90,8 @@ class TaskSpec:
         """A spec from JSON; a bare `plan` (the older form) means the scripted agent with those steps."""
         if not isinstance(raw, dict):
             raise ValueError(f"a task is a JSON object, got {type(raw).__name__}")
+        if "goal" not in raw:
+            raise ValueError('missing "goal"')
         unknown = set(raw) - {"goal", "env", "agent", "plan", "evaluator", "learn", "max_steps"}
         if unknown:
             raise ValueError(f"unknown task field(s) {sorted(unknown)}")

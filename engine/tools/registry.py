@@ -93,10 +93,15 @@ class ToolRegistry:
             raise ToolError(f"unknown tool {name!r}; known tools: {', '.join(self.names())}") from None
 
     def check(self, call: ToolCall) -> Tool:
-        """The tool for a call whose arguments match its schema exactly, or a one-line error."""
-        tool = self.get(call.tool)
+        """The tool for a call that can run here now, or a one-line error."""
+        tool = self.validate(call)
         if tool.unavailable:
             raise ToolError(tool.unavailable)
+        return tool
+
+    def validate(self, call: ToolCall) -> Tool:
+        """The tool for a call whose arguments match its schema exactly, or a one-line error."""
+        tool = self.get(call.tool)
         missing = set(tool.schema) - set(call.args)
         extra = set(call.args) - set(tool.schema)
         if missing or extra:

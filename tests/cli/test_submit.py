@@ -46,3 +46,23 @@ def test_submit_refuses_a_bad_file_in_one_line_and_queues_nothing(tmp_path: Path
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "task 2" in result.stderr
     assert not (home / "warden.db").exists()
+
+
+def test_submit_checks_every_task_first_and_queues_all_or_none(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    tasks = tmp_path / "tasks.json"
+    teleport = {"goal": "Teleport", "agent": {"kind": "scripted", "steps": [{"tool": "fs.teleport", "args": {}}]}}
+    tasks.write_text(json.dumps([release("5.0"), teleport]), encoding="utf-8")
+    refused = warden(home, "submit", str(tasks))
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("warden: task 2: step 1: unknown tool 'fs.teleport'")
+    with sqlite3.connect(home / "warden.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM tasks").fetchone() == (0,)
+
+    tasks.write_text(json.dumps([{"agent": {"kind": "scripted", "steps": []}}]), encoding="utf-8")
+    missing = warden(home, "submit", str(tasks))
+    assert missing.returncode == 2 and missing.stderr.strip() == f'warden: {tasks}: task 1: missing "goal"'
+
+    tasks.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    deep = warden(home, "submit", str(tasks))
+    assert deep.returncode == 2 and deep.stderr.strip() == f"warden: {tasks}: nested too deeply to be a task file"

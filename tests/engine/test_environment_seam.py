@@ -10,7 +10,9 @@ from engine.events.records import AgentStepped, ProgramStored, TaskFailed
 from engine.gate.policy import Policy
 from engine.journal.receipt import Reversal
 from engine.runtime import Runtime, Switches
-from engine.tasks.task import TaskMode, TaskSpec, TaskStatus, scripted
+from engine.agents.agent import Act, GiveUp
+from engine.tasks.task import TaskError, TaskMode, TaskSpec, TaskStatus, scripted
+from engine.tools.call import ToolCall
 from tests.engine.kv_env import KeyValueEnv
 
 
@@ -118,21 +120,40 @@ async def test_an_agent_that_raises_fails_its_task_with_a_traceback_and_the_runn
         await runtime.close()
 
 
-async def test_text_that_is_not_unicode_is_refused_and_leaves_nothing_behind(runtime, run, db, ws):
-    lone = "\ud800"
-    bad = await runtime.submit(TaskSpec(goal="Write bad text", agent=scripted(
-        [{"tool": "fs.write", "args": {"path": "bad.txt", "content": f"x{lone}y"}}])))
-    good = await runtime.submit(TaskSpec(goal="Write good text", agent=scripted(
-        [{"tool": "fs.write", "args": {"path": "good.txt", "content": "fine"}}])))
-    await runtime.run_until_idle()
-    task = await runtime.task(bad.id)
-    assert task.status is TaskStatus.FAILED and "not valid Unicode" in task.error
-    assert db("SELECT status FROM steps WHERE task_id = ?", bad.id) == [{"status": "failed"}]
-    assert not (ws / "bad.txt").exists()
-    snapshots = runtime.home / "snapshots"
-    referenced = {r["snapshot_path"] for r in db("SELECT snapshot_path FROM receipts") if r["snapshot_path"]}
-    assert {str(p) for p in snapshots.iterdir()} == referenced if snapshots.exists() else not referenced
-    assert (await runtime.task(good.id)).status is TaskStatus.SUCCEEDED
+async def test_text_that_is_not_unicode_is_refused_at_submit(runtime, db):
+    with pytest.raises(TaskError, match="not valid Unicode"):
+        await runtime.submit(TaskSpec(goal="Write bad text", agent=scripted(
+            [{"tool": "fs.write", "args": {"path": "bad.txt", "content": "x\ud800y"}}])))
+    assert db("SELECT id FROM tasks") == []
+
+
+async def test_text_that_is_not_unicode_proposed_at_run_time_fails_its_task_and_leaves_nothing_behind(tmp_path, db):
+    class Surrogates:
+        name = "surrogates"
+
+        async def propose(self, observation, history):
+            if history:
+                return GiveUp(history[-1].output)
+            return Act(ToolCall("fs.write", {"path": "bad.txt", "content": "x\ud800y"}))
+
+    runtime = await Runtime.open(tmp_path / "home", tmp_path / "ws", Switches(),
+                                 agents={"surrogates": lambda spec, context: Surrogates()})
+    ws = tmp_path / "ws"
+    try:
+        bad = await runtime.submit(TaskSpec(goal="Write bad text", agent={"kind": "surrogates"}))
+        good = await runtime.submit(TaskSpec(goal="Write good text", agent=scripted(
+            [{"tool": "fs.write", "args": {"path": "good.txt", "content": "fine"}}])))
+        await runtime.run_until_idle()
+        task = await runtime.task(bad.id)
+        assert task.status is TaskStatus.FAILED and "not valid Unicode" in task.error
+        assert db("SELECT status FROM steps WHERE task_id = ?", bad.id) == [{"status": "failed"}]
+        assert not (ws / "bad.txt").exists()
+        snapshots = runtime.home / "snapshots"
+        referenced = {r["snapshot_path"] for r in db("SELECT snapshot_path FROM receipts") if r["snapshot_path"]}
+        assert {str(p) for p in snapshots.iterdir()} == referenced if snapshots.exists() else not referenced
+        assert (await runtime.task(good.id)).status is TaskStatus.SUCCEEDED
+    finally:
+        await runtime.close()
 
 
 def test_policy_opt_ins_are_spelled_out():

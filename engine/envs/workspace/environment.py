@@ -68,7 +68,10 @@ class WorkspaceEnv:
     def resolve(self, relative: str) -> Path:
         if not isinstance(relative, str) or not relative or "\x00" in relative:
             raise EscapeError(f"not a usable path: {relative!r}")
-        candidate = (self.root / relative).resolve()
+        try:
+            candidate = (self.root / relative).resolve()
+        except (RuntimeError, OSError) as exc:  # a symlink loop, a name too long for the filesystem
+            raise EscapeError(f"not a usable path: {relative!r:.80} ({exc})") from None
         if candidate != self.root and not candidate.is_relative_to(self.root):
             raise EscapeError(f"{relative!r} escapes the workspace {self.root}")
         return candidate
@@ -129,7 +132,11 @@ class WorkspaceEnv:
             await asyncio.to_thread(shutil.rmtree, self.root, True)
 
     async def check(self, form: str, body: Any) -> bool:
-        return await asyncio.to_thread(self._check, form, body)
+        """One leaf predicate; a path the filesystem cannot look at is a target it cannot see."""
+        try:
+            return await asyncio.to_thread(self._check, form, body)
+        except OSError as exc:
+            raise EscapeError(f"cannot look at {body!r:.80}: {exc.strerror or exc}") from None
 
     def _check(self, form: str, body: Any) -> bool:
         if form in ("exists", "absent"):
