@@ -45,10 +45,9 @@ class Batch:
 
     async def fetch(self, reader: Reader) -> Fetched:
         tasks = [await reader.task(task_id) for task_id in sorted(self.tasks)]
-        receipts = []
-        for receipt_id in sorted(self.receipts):
-            receipts.append(await reader.receipt(receipt_id))
-        programs = [p for p in [await reader.program(i) for i in sorted(self.programs)] if p is not None]
+        receipts = [await reader.receipt(receipt_id) for receipt_id in sorted(self.receipts)]
+        found = [await reader.program(program_id) for program_id in sorted(self.programs)]
+        programs = [program for program in found if program is not None]
         approvals = await reader.pending_approvals() if self.approvals else None
         return Fetched(tasks, approvals, receipts, programs, sorted(self.removed_programs - self.programs))
 

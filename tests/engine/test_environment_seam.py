@@ -11,6 +11,7 @@ from engine.gate.policy import Policy
 from engine.journal.receipt import Reversal
 from engine.runtime import Runtime, Switches
 from engine.agents.agent import Act, GiveUp
+from engine.envs.environment import Environment
 from engine.tasks.task import TaskError, TaskMode, TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 from tests.engine.kv_env import KeyValueEnv
@@ -35,6 +36,7 @@ def set_key(key: str, value: str, *extra: dict) -> TaskSpec:
 
 async def test_kv_task_compiles_verifies_in_a_fork_and_replays(kv, run, db):
     runtime, env = kv
+    assert isinstance(env, Environment) and isinstance(runtime.workspace, Environment)
     first = await run(runtime, set_key("size", "large"))
     assert (first.status, first.mode) == (TaskStatus.SUCCEEDED, TaskMode.AGENT), first.error
     [stored] = [e for e in await runtime.history(first.id) if isinstance(e, ProgramStored)]
