@@ -81,9 +81,13 @@ async def test_a_confined_command_cannot_write_outside_the_workspace(open_with, 
 async def test_a_confined_command_sees_no_home_and_no_secrets(open_with, run, ws, monkeypatch):
     monkeypatch.setenv("WARDEN_TEST_SECRET", "hunter2")
     runtime = await open_with(gating=False)
-    task = await run(runtime, shell(f"env > env.txt; ls -a /root {runtime.home} > dirs.txt; echo ok"))
+    task = await run(runtime, shell(
+        f"env > env.txt; cat /proc/1/environ /proc/self/environ >> env.txt; ls -a /root {runtime.home} > dirs.txt;"
+        " cat /etc/shadow /etc/gshadow > shadow.txt 2>/dev/null; ls -A /etc/ssh > ssh.txt; echo ok"))
     assert task.status is TaskStatus.SUCCEEDED, task.error
     assert "hunter2" not in (ws / "env.txt").read_text()
+    assert Path("/etc/shadow").read_text() and (ws / "shadow.txt").read_text() == ""
+    assert (ws / "ssh.txt").read_text() == ""
     assert (runtime.home / "warden.db").exists()
     assert set((ws / "dirs.txt").read_text().split()) == {"/root:", f"{runtime.home}:", ".", ".."}
 

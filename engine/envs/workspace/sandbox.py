@@ -1,7 +1,10 @@
 """Where `shell.run` runs: inside bubblewrap, refused, or (only when the policy opts in) unconfined.
 
 Confined means: the root filesystem read-only, the workspace the only writable path, a
-private `/tmp`, home directories and Warden's own home hidden, an empty environment,
+private `/tmp`, home directories, Warden's own home and the system's password, sudo and
+SSH secrets hidden (commands may run as root here: file modes alone would not keep them
+out), an empty environment (bubblewrap itself is started with none, so even the
+sandbox's pid 1 shows nothing in `/proc/1/environ`),
 no network unless granted, all capabilities dropped and no new privileges, and the
 whole process tree killed when the command times out. Only a confined run, with no
 network, is `local_reversible`.
@@ -22,7 +25,8 @@ from pathlib import Path
 from engine.errors import WardenError
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-_HIDDEN = ("/tmp", "/var/tmp", "/run", "/root", "/home")
+_HIDDEN = ("/tmp", "/var/tmp", "/run", "/root", "/home", "/etc/ssh", "/etc/sudoers.d")
+_SECRET_FILES = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/security/opasswd")
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow unprivileged user namespaces"
 
 
@@ -87,6 +91,9 @@ class Sandbox:
         for path in self.hide:
             if os.path.isdir(path) and not os.path.islink(path):
                 argv += ["--tmpfs", path]
+        for path in _SECRET_FILES:
+            if os.path.isfile(path) and not os.path.islink(path):
+                argv += ["--ro-bind", "/dev/null", path]
         argv += ["--bind", str(root), str(root), "--chdir", str(root),
                  "--unshare-all", *(["--share-net"] if self.egress else []),
                  "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
