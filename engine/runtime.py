@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import os
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from engine.agents.scripted import ScriptedAgent
 from engine.envs.environment import Environment
 from engine.envs.workspace import Sandbox, WorkspaceEnv
 from engine.errors import WardenError
-from engine.events.bus import EventBus, Recorded, Subscription
+from engine.events.bus import EventBus, Subscription
 from engine.events.records import Event, ProgramRemoved, ProgramStored, ReceiptUndone
 from engine.gate.approvals import Approval, ApprovalBook
 from engine.gate.gate import Gate
@@ -184,9 +184,6 @@ class Runtime:
     async def tasks(self) -> list[Task]:
         return await self.queue.all()
 
-    async def approval(self, approval_id: str) -> Approval:
-        return await self.approvals.get(approval_id)
-
     async def pending_approvals(self) -> list[Approval]:
         return await self.approvals.pending()
 
@@ -208,17 +205,9 @@ class Runtime:
         """This process's events as they are published (the CLI's live progress)."""
         return self.bus.subscribe()
 
-    def tail(self, after: int | None = None) -> AsyncIterator[Recorded]:
-        """Every process's events, from the database, as they are written (the console's panes)."""
-        return self.bus.tail(after)
-
     def on_publish(self, listener: Callable[[], None]) -> None:
         """Call `listener` on the engine's loop after each event is written (a reader elsewhere can look at once)."""
         self.bus.on_publish(listener)
-
-    async def last_event_seq(self) -> int:
-        """The number of the newest event written so far: `tail(after=...)` follows on from it."""
-        return await self.bus.last_seq()
 
     async def history(self, task_id: str | None = None) -> list[Event]:
         return await self.bus.history(task_id)
