@@ -1,8 +1,8 @@
-"""A read-only view of a home's database on a connection of its own.
+"""Reading a home's records: the queries the runtime and the console share.
 
-The console reads through one, on its own event loop, so following events and fetching
-the rows they changed never waits behind the engine's work; the same queries as the
-runtime's, since it is built from the same parts.
+`Records` is what both answer with. `Reader` is a read-only view on a connection of its
+own: the console reads through one, on its own event loop, so following events and
+fetching the rows they changed never waits behind the engine's work.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from engine.events.bus import EventBus, Recorded
 from engine.gate.approvals import Approval, ApprovalBook
-from engine.journal.journal import Journal
+from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt
 from engine.programs.corpus import Corpus
 from engine.programs.program import Program
@@ -21,14 +21,46 @@ from engine.tasks.queue import TaskQueue
 from engine.tasks.task import Task
 
 
-class Reader:
+class Records:
+    """Reads over `queue`, `approvals`, `journal` (None when recovery is off) and `corpus`."""
+
+    queue: TaskQueue
+    approvals: ApprovalBook
+    journal: Journal | None
+    corpus: Corpus
+
+    async def task(self, task_id: str) -> Task:
+        return await self.queue.get(task_id)
+
+    async def tasks(self) -> list[Task]:
+        return await self.queue.all()
+
+    async def pending_approvals(self) -> list[Approval]:
+        return await self.approvals.pending()
+
+    async def receipt(self, receipt_id: str) -> Receipt:
+        if self.journal is None:
+            raise UndoError("recovery is switched off: there are no receipts")
+        return await self.journal.get(receipt_id)
+
+    async def receipts(self, limit: int = 200) -> list[Receipt]:
+        return await self.journal.receipts(limit) if self.journal else []
+
+    async def programs(self) -> list[Program]:
+        return await self.corpus.all()
+
+    async def program(self, program_id: str) -> Program | None:
+        return await self.corpus.get(program_id)
+
+
+class Reader(Records):
     def __init__(self, home: Path, store: Store) -> None:
         self._store = store
         self.bus = EventBus(store)
-        self._queue = TaskQueue(store)
-        self._approvals = ApprovalBook(store, 0)
-        self._journal = Journal(store, home / "snapshots")
-        self._corpus = Corpus(store, home / "programs")
+        self.queue = TaskQueue(store)
+        self.approvals = ApprovalBook(store, 0)
+        self.journal = Journal(store, home / "snapshots")
+        self.corpus = Corpus(store, home / "programs")
 
     @classmethod
     async def open(cls, home: Path) -> "Reader":
@@ -42,28 +74,8 @@ class Reader:
         return await self.bus.last_seq()
 
     def tail(self, after: int | None = None) -> AsyncIterator[Recorded]:
+        """Every event written after `after` (default: from now on), by any process, in order."""
         return self.bus.tail(after)
-
-    async def task(self, task_id: str) -> Task:
-        return await self._queue.get(task_id)
-
-    async def tasks(self) -> list[Task]:
-        return await self._queue.all()
-
-    async def pending_approvals(self) -> list[Approval]:
-        return await self._approvals.pending()
-
-    async def receipt(self, receipt_id: str) -> Receipt:
-        return await self._journal.get(receipt_id)
-
-    async def receipts(self, limit: int = 200) -> list[Receipt]:
-        return await self._journal.receipts(limit)
-
-    async def program(self, program_id: str) -> Program | None:
-        return await self._corpus.get(program_id)
-
-    async def programs(self) -> list[Program]:
-        return await self._corpus.all()
 
     async def close(self) -> None:
         await self._store.close()

@@ -22,7 +22,7 @@ from engine.envs.workspace import Sandbox, WorkspaceEnv
 from engine.errors import WardenError
 from engine.events.bus import EventBus, Subscription
 from engine.events.records import Event, ProgramRemoved, ProgramStored, ReceiptUndone
-from engine.gate.approvals import Approval, ApprovalBook
+from engine.gate.approvals import ApprovalBook
 from engine.gate.gate import Gate
 from engine.gate.policy import Policy
 from engine.journal.journal import Journal, UndoError
@@ -30,6 +30,7 @@ from engine.journal.receipt import Receipt
 from engine.programs.corpus import Corpus
 from engine.programs.program import Program, ProgramError
 from engine.programs.verifier import Verifier
+from engine.reader import Records
 from engine.store import Store
 from engine.tasks.backend import TaskBackend
 from engine.tasks.queue import TaskQueue
@@ -90,7 +91,7 @@ def build_registry(environments: Iterable[Environment]) -> ToolRegistry:
     return registry
 
 
-class Runtime:
+class Runtime(Records):
     def __init__(
         self, home: Path, store: Store, bus: EventBus, policy: Policy, environments: Iterable[Environment],
         switches: Switches, pace: float = 0.0, lease_seconds: float = 30.0,
@@ -177,29 +178,6 @@ class Runtime:
                 return env
         raise UndoError(f"receipt {receipt.id} was taken in {receipt.env}, which this runtime does not hold; "
                         "open Warden on that environment to undo it")
-
-    async def task(self, task_id: str) -> Task:
-        return await self.queue.get(task_id)
-
-    async def tasks(self) -> list[Task]:
-        return await self.queue.all()
-
-    async def pending_approvals(self) -> list[Approval]:
-        return await self.approvals.pending()
-
-    async def receipt(self, receipt_id: str) -> Receipt:
-        if self.journal is None:
-            raise UndoError("recovery is switched off: there are no receipts")
-        return await self.journal.get(receipt_id)
-
-    async def receipts(self, limit: int = 200) -> list[Receipt]:
-        return await self.journal.receipts(limit) if self.journal else []
-
-    async def programs(self) -> list[Program]:
-        return await self.corpus.all()
-
-    async def program(self, program_id: str) -> Program | None:
-        return await self.corpus.get(program_id)
 
     def events(self) -> Subscription:
         """This process's events as they are published (the CLI's live progress)."""
