@@ -49,7 +49,7 @@ class Batch:
         found = [await reader.program(program_id) for program_id in sorted(self.programs)]
         programs = [program for program in found if program is not None]
         approvals = await reader.pending_approvals() if self.approvals else None
-        return Fetched(tasks, approvals, receipts, programs, sorted(self.removed_programs - self.programs))
+        return Fetched(tasks, approvals, receipts, programs, sorted(self.removed_programs))
 
 
 class Changes:

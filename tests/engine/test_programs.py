@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -88,10 +87,10 @@ async def test_a_run_that_succeeded_by_luck_is_not_stored(open_runtime, run, db,
     assert sorted((runtime.home / "programs").iterdir()) == mirrored
 
 
-def compiled_release_note() -> dict:
+def compiled_release_note(scratch: Path) -> dict:
     spec = release_note("1.2")
     steps = [ToolCall.from_json(step) for step in spec.agent["steps"]]
-    registry = build_registry([WorkspaceEnv(Path(tempfile.mkdtemp()))])
+    registry = build_registry([WorkspaceEnv(scratch / "registry-ws")])
     return compile_run(spec.goal, steps, registry, "workspace", {"task": "test"}).to_json()
 
 
@@ -99,11 +98,11 @@ def test_malformed_program_files_are_refused_in_one_line(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     dangling = tmp_path / "dangling.json"
-    raw = compiled_release_note()
+    raw = compiled_release_note(tmp_path)
     raw["transitions"][-1]["to"] = "s9"
     dangling.write_text(json.dumps(raw))
     escaping = tmp_path / "escaping.json"
-    escaping.write_text(json.dumps({**compiled_release_note(), "id": "../../../victim"}))
+    escaping.write_text(json.dumps({**compiled_release_note(tmp_path), "id": "../../../victim"}))
 
     for path, why in ((broken, "JSON"), (dangling, "dangles"), (escaping, "names the program's file")):
         with pytest.raises(ProgramError) as caught:
@@ -117,7 +116,7 @@ async def test_import_skips_bad_files_and_imports_the_good_one(runtime, db, tmp_
     incoming = tmp_path / "incoming"
     incoming.mkdir()
     (incoming / "a-broken.json").write_text("[1, 2")
-    raw = compiled_release_note()
+    raw = compiled_release_note(tmp_path)
     (incoming / "b-good.json").write_text(json.dumps(raw))
     raw = {**raw, "id": "p-dangling", "signature": "workspace:other"}
     raw["transitions"][0]["from"] = "nowhere"
@@ -129,7 +128,7 @@ async def test_import_skips_bad_files_and_imports_the_good_one(runtime, db, tmp_
     assert "a-broken.json" in problems[0] and "c-dangling.json" in problems[1]
     assert all("\n" not in line for line in problems)
     assert [r["id"] for r in db("SELECT id FROM programs WHERE id IN (?, ?)", raw["id"], "p-dangling")] == []
-    [row] = db("SELECT id FROM programs WHERE signature = ?", compiled_release_note()["signature"])
+    [row] = db("SELECT id FROM programs WHERE signature = ?", compiled_release_note(tmp_path)["signature"])
     assert (runtime.home / "programs" / f"{row['id']}.json").exists()
 
 
