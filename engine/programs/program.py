@@ -18,9 +18,9 @@ import networkx as nx
 
 from engine.errors import WardenError
 from engine.programs.predicates import PredicateError, validate
+from engine.programs.template import PARAM, GoalTemplate
 from engine.tools.call import ToolCall
 
-_PARAM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
 
 
@@ -101,19 +101,13 @@ class Program:
         return nx.shortest_path(graph, self.start, reachable[0]) if reachable else [self.start]
 
     @cached_property
-    def goal_pattern(self) -> re.Pattern[str]:
-        """The goal template as a regular expression with one named group per parameter (built once)."""
-        pattern, last = "", 0
-        for match in _PARAM.finditer(self.goal_template):
-            pattern += _loose(self.goal_template[last : match.start()]) + f"(?P<{match.group(1)}>.+?)"
-            last = match.end()
-        pattern += _loose(self.goal_template[last:])
-        return re.compile(rf"^\s*{pattern}\s*$", re.IGNORECASE)
+    def template(self) -> GoalTemplate:
+        """The goal template, parsed once."""
+        return GoalTemplate.parse(self.goal_template)
 
     def bind(self, goal: str) -> dict[str, str] | None:
         """The parameters a goal gives this program, or None when the goal is not of its family."""
-        found = self.goal_pattern.match(goal)
-        return {name: value.strip() for name, value in found.groupdict().items()} if found else None
+        return self.template.match(goal)
 
     def to_json(self) -> dict[str, Any]:
         """A deep copy as plain JSON data: editing it never changes this program."""
@@ -191,7 +185,7 @@ class Program:
                     validate(transition.guard, self.kind, f"{where}: guard {transition.source}→{transition.target}")
         except PredicateError as exc:
             raise ProgramError(str(exc)) from None
-        undeclared = set(_PARAM.findall(self.goal_template)) - set(self.params)
+        undeclared = set(PARAM.findall(self.goal_template)) - set(self.params)
         if undeclared:
             raise ProgramError(f"{where}: goal_template uses undeclared params {sorted(undeclared)}")
 
@@ -201,13 +195,3 @@ def _text(raw: Any, key: str) -> str:
     if not isinstance(value, str) or not value:
         raise ValueError(f"{key} must be a non-empty string")
     return value
-
-
-def _loose(literal: str) -> str:
-    """A literal part of a goal template that tolerates any run of whitespace."""
-    words = literal.split()
-    if not words:
-        return r"\s*" if literal else ""
-    lead = r"\s+" if literal[0].isspace() else ""
-    trail = r"\s+" if literal[-1].isspace() else ""
-    return lead + r"\s+".join(re.escape(word) for word in words) + trail
