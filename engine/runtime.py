@@ -19,6 +19,7 @@ from engine.agents.agent import AgentFactory
 from engine.agents.scripted import ScriptedAgent
 from engine.envs.environment import Environment
 from engine.envs.workspace import Sandbox, WorkspaceEnv
+from engine.envs.workspace.environment import KIND as WORKSPACE_KIND
 from engine.errors import WardenError
 from engine.events.bus import EventBus, Subscription
 from engine.events.records import Event, ProgramRemoved, ProgramStored, ReceiptUndone
@@ -111,9 +112,11 @@ class Runtime(Records):
         self.queue = TaskQueue(store)
         stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
+        self._opened: dict[str, Environment] = {env.identity: env for env in self.environments.values()}
         self.runner: TaskBackend = TaskRunner(
             self.queue, bus, stepper, self.approvals, self.corpus, verifier, self.environments,
             {**AGENTS, **(agents or {})}, home / "runs", switches.fallback, pace, lease_seconds, max_steps,
+            self.environment,
         )
 
     @classmethod
@@ -169,15 +172,24 @@ class Runtime(Records):
         await self.bus.publish(ReceiptUndone(receipt.task_id, receipt.id))
         return receipt
 
+    def environment(self, identity: str) -> Environment | None:
+        """The environment a task or receipt names: one this runtime holds, or a workspace it opens
+        on that directory (a home's tasks may each have been submitted for another workspace)."""
+        if identity not in self._opened and identity.startswith(WORKSPACE_KIND + ":"):
+            root = Path(identity.split(":", 1)[1])
+            if root.is_absolute() and root.is_dir():
+                self._opened[identity] = WorkspaceEnv(root, self.workspace.sandbox)
+        return self._opened.get(identity)
+
     def _environment_of(self, receipt: Receipt) -> Environment:
-        """The open environment a receipt was taken in (receipts from before environments had names: the workspace)."""
+        """The environment a receipt was taken in (receipts from before environments had names: the workspace)."""
         if receipt.env is None:
             return self.workspace
-        for env in self.environments.values():
-            if env.identity == receipt.env:
-                return env
-        raise UndoError(f"receipt {receipt.id} was taken in {receipt.env}, which this runtime does not hold; "
-                        "open Warden on that environment to undo it")
+        env = self.environment(receipt.env)
+        if env is None:
+            raise UndoError(f"receipt {receipt.id} was taken in {receipt.env}, which this runtime cannot open; "
+                            "open Warden on that environment to undo it")
+        return env
 
     def events(self) -> Subscription:
         """This process's events as they are published (the CLI's live progress)."""

@@ -38,6 +38,15 @@ class Prepared:
     snapshot_kind: SnapshotKind
     snapshot_path: str | None
 
+    def as_json(self) -> dict:
+        return {"receipt_id": self.receipt_id, "env": self.env, "snapshot_kind": self.snapshot_kind.value,
+                "snapshot_path": self.snapshot_path}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> "Prepared":
+        """What a write-ahead left, read back by whoever settles its step."""
+        return cls(raw["receipt_id"], raw["env"], SnapshotKind(raw["snapshot_kind"]), raw["snapshot_path"])
+
 
 class Journal:
     def __init__(self, store: Store, snapshots: Path) -> None:

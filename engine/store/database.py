@@ -19,6 +19,8 @@ from engine.errors import WardenError
 from engine.store.migrations import MIGRATIONS
 
 _HEADER = b"SQLite format 3\x00"
+APPLICATION_ID = 0x57415244  # "WARD": marks the file as Warden's, so no other program's database is taken for one
+_OWN_TABLES = {"tasks", "steps", "receipts", "task_events", "approvals", "programs"}
 
 
 class StoreError(WardenError):
@@ -48,6 +50,7 @@ class Store:
         try:
             await db.execute("PRAGMA busy_timeout = 5000")
             version = await store._refuse_newer()
+            await store._refuse_foreign(version)
             store.fresh = version == 0
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA foreign_keys = ON")
@@ -97,6 +100,22 @@ class Store:
                 f"understands ({len(MIGRATIONS)}); upgrade Warden to open it"
             )
         return version
+
+    async def _refuse_foreign(self, version: int) -> None:
+        """Refuse another program's SQLite file before anything writes to it; mark a Warden one as Warden's.
+
+        A file with another application id is foreign. One with none is Warden's only if it is
+        empty, or if it is a database an older Warden made (its version and tables say so).
+        """
+        application = (await self.fetchone("PRAGMA application_id"))[0]
+        if application == APPLICATION_ID:
+            return
+        tables = {row[0] for row in await self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        ours = application == 0 and (not tables if version == 0 else _OWN_TABLES <= tables)
+        if not ours:
+            raise StoreError(f"{self.path} is another program's SQLite database (application id {application:#x}, "
+                             f"{len(tables)} tables); refusing to touch it")
+        await self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
     async def _migrate(self, version: int) -> None:
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):

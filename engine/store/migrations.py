@@ -86,4 +86,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE receipts ADD COLUMN env TEXT;
     CREATE INDEX receipts_created ON receipts(created_at);
     """,
+    """
+    ALTER TABLE tasks ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tasks ADD COLUMN env TEXT;
+    ALTER TABLE steps ADD COLUMN pending TEXT;
+    """,
 )

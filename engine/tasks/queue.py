@@ -9,29 +9,39 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from pathlib import Path
 
 import aiosqlite
 
 from engine.agents.agent import Outcome, Turn
 from engine.store import Store
+from engine.tasks.claim import Claim, LeaseLost
 from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
 from engine.tools.call import ToolCall
+
+
+SETTLED = ("done", "failed", "blocked", "denied")
 
 
 class TaskQueue:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def submit(self, specs: list[TaskSpec]) -> list[Task]:
-        """Queue every spec in one transaction: all of them, or (on any failure) none."""
+    @property
+    def database(self) -> Path:
+        return self._store.path
+
+    async def submit(self, specs: list[tuple[TaskSpec, str]]) -> list[Task]:
+        """Queue every spec, with the identity of the environment it acts in, in one transaction:
+        all of them, or (on any failure) none."""
         ids = []
         async with self._store.transaction() as db:
-            for spec in specs:
+            for spec, env in specs:
                 now = time.time()
                 task_id = "t-" + uuid.uuid4().hex[:8]
                 await db.execute(
-                    "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (task_id, spec.goal, json.dumps(spec.to_json()), TaskStatus.QUEUED.value, now, now),
+                    "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at, env) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (task_id, spec.goal, json.dumps(spec.to_json()), TaskStatus.QUEUED.value, now, now, env),
                 )
                 ids.append(task_id)
         return [await self.get(task_id) for task_id in ids]
@@ -52,27 +62,21 @@ class TaskQueue:
         return [Task.from_row(row) for row in rows]
 
     async def claim(self, runner: str) -> Task | None:
-        """Take the oldest queued task for `runner`; the status check in the UPDATE makes a double claim impossible."""
+        """Take the oldest queued task for `runner`, raising its epoch; the status check in the UPDATE
+        makes a double claim impossible, and the epoch fences out whoever held it before."""
         rows = await self._store.fetchall(
             "SELECT id FROM tasks WHERE status = ? ORDER BY created_at, rowid LIMIT 8", (TaskStatus.QUEUED.value,)
         )
         for row in rows:
             now = time.time()
             claimed = await self._store.execute(
-                "UPDATE tasks SET status = ?, updated_at = ?, heartbeat_at = ?, claimed_by = ? WHERE id = ? AND status = ?",
+                "UPDATE tasks SET status = ?, updated_at = ?, heartbeat_at = ?, claimed_by = ?, epoch = epoch + 1"
+                " WHERE id = ? AND status = ?",
                 (TaskStatus.RUNNING.value, now, now, runner, row["id"], TaskStatus.QUEUED.value),
             )
             if claimed:
                 return await self.get(row["id"])
         return None
-
-    async def beat(self, task_id: str, runner: str) -> bool:
-        """The runner holding this task is alive; False when the task is no longer running under it."""
-        changed = await self._store.execute(
-            "UPDATE tasks SET heartbeat_at = ? WHERE id = ? AND status = ? AND claimed_by = ?",
-            (time.time(), task_id, TaskStatus.RUNNING.value, runner),
-        )
-        return changed == 1
 
     async def reap(self, lease_seconds: float) -> list[str]:
         """Put back in the queue every running task whose runner has not beaten within the lease."""
@@ -82,13 +86,33 @@ class TaskQueue:
         )
         return [row["id"] for row in rows if await self.move(row["id"], TaskStatus.QUEUED, expect=TaskStatus.RUNNING)]
 
-    async def move(self, task_id: str, status: TaskStatus, expect: TaskStatus | None = None, error: str | None = None) -> bool:
+    async def move(self, task_id: str, status: TaskStatus, expect: TaskStatus | None = None, error: str | None = None,
+                   epoch: int | None = None) -> bool:
+        """Change a task's status if it is in `expect` (and, given an epoch, still under that claim)."""
         sql = "UPDATE tasks SET status = ?, error = COALESCE(?, error), updated_at = ? WHERE id = ?"
         params: list = [status.value, error, time.time(), task_id]
         if expect is not None:
             sql += " AND status = ?"
             params.append(expect.value)
+        if epoch is not None:
+            sql += " AND epoch = ?"
+            params.append(epoch)
         return await self._store.execute(sql, params) == 1
+
+    @staticmethod
+    async def hold(db: aiosqlite.Connection, claim: Claim, settling: bool = False) -> None:
+        """Inside a write transaction: refuse it unless the task still runs under this claim.
+
+        Settling a step (writing what a call did) is also allowed once the task was cancelled
+        under this claim: the call ran before the cancel could stop it, and that is a fact.
+        """
+        statuses = ("running", "cancelled") if settling else ("running", "running")
+        rows = await db.execute_fetchall(
+            "SELECT 1 FROM tasks WHERE id = ? AND status IN (?, ?) AND claimed_by = ? AND epoch = ?",
+            (claim.task_id, *statuses, claim.runner, claim.epoch),
+        )
+        if not rows:
+            raise LeaseLost(f"task {claim.task_id}: claim {claim.epoch} of {claim.runner} no longer holds")
 
     async def set_mode(self, task_id: str, mode: TaskMode, program_id: str | None) -> None:
         await self._store.execute(
@@ -114,17 +138,23 @@ class TaskQueue:
         """Every settled step of the task, in order, as an agent is told about it."""
         rows = await self._store.fetchall(
             "SELECT idx, call, source, status, output FROM steps WHERE task_id = ?"
-            " AND status IN ('done', 'failed', 'blocked', 'denied') ORDER BY idx", (task_id,)
+            f" AND status IN {SETTLED} ORDER BY idx", (task_id,)
         )
         return [Turn(row["idx"], ToolCall.from_json(json.loads(row["call"])), row["source"], Outcome(row["status"]),
                      row["output"] or "") for row in rows]
 
-    async def settle_open(self, task_id: str, output: str) -> None:
-        """Mark every unsettled step of a task that is being failed as `failed`, with the reason."""
-        await self._store.execute(
-            "UPDATE steps SET status = 'failed', output = ? WHERE task_id = ?"
-            " AND status IN ('proposed', 'waiting', 'dispatching')", (output, task_id)
-        )
+    async def settle_open(self, task_id: str, output: str) -> list[str]:
+        """Mark every unsettled step of a task that is being failed as `failed`, with the reason;
+        returns what their write-aheads left pending (the caller drops their snapshots)."""
+        async with self._store.transaction() as db:
+            rows = await db.execute_fetchall(
+                "SELECT pending FROM steps WHERE task_id = ? AND pending IS NOT NULL"
+                " AND status IN ('proposed', 'waiting', 'dispatching')", (task_id,))
+            await db.execute(
+                "UPDATE steps SET status = 'failed', output = ?, pending = NULL WHERE task_id = ?"
+                " AND status IN ('proposed', 'waiting', 'dispatching')", (output, task_id)
+            )
+        return [row[0] for row in rows]
 
     async def done_calls(self, task_id: str) -> list[ToolCall]:
         rows = await self._store.fetchall(
@@ -141,22 +171,26 @@ class TaskQueue:
         row = await self._store.fetchone(sql, params)
         return row["n"]
 
-    async def record(self, task_id: str, idx: int, call: ToolCall, status: str, source: str,
+    async def record(self, claim: Claim, idx: int, call: ToolCall, status: str, source: str,
                      state_id: str | None = None, output: str | None = None) -> None:
         """`mark_step` in a transaction of its own."""
         async with self._store.transaction() as db:
-            await self.mark_step(db, task_id, idx, call, status, source, state_id, output=output)
+            await self.mark_step(db, claim, idx, call, status, source, state_id, output=output)
 
-    @staticmethod
+    @classmethod
     async def mark_step(
-        db: aiosqlite.Connection, task_id: str, idx: int, call: ToolCall, status: str, source: str,
+        cls, db: aiosqlite.Connection, claim: Claim, idx: int, call: ToolCall, status: str, source: str,
         state_id: str | None = None, receipt_id: str | None = None, output: str | None = None,
+        pending: str | None = None,
     ) -> None:
+        """Write a step under the runner's claim (fenced); `pending` is what a write-ahead leaves for
+        whoever settles the step if this runner dies before it does, and is cleared by any other write."""
+        await cls.hold(db, claim, settling=status in SETTLED)
         await db.execute(
-            "INSERT INTO steps (task_id, idx, call, status, source, state_id, receipt_id, output)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO steps (task_id, idx, call, status, source, state_id, receipt_id, output, pending)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (task_id, idx) DO UPDATE SET call = excluded.call, status = excluded.status,"
-            " source = excluded.source, state_id = excluded.state_id,"
+            " source = excluded.source, state_id = excluded.state_id, pending = excluded.pending,"
             " receipt_id = COALESCE(excluded.receipt_id, receipt_id), output = COALESCE(excluded.output, output)",
-            (task_id, idx, call.canonical(), status, source, state_id, receipt_id, output),
+            (claim.task_id, idx, call.canonical(), status, source, state_id, receipt_id, output, pending),
         )

@@ -15,7 +15,7 @@ import os
 import shutil
 import socket
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from engine.agents.agent import Act, AgentContext, AgentError, AgentFactory, Finish
@@ -35,7 +35,8 @@ from engine.programs.replayer import ReplayEnd, Replayer, ReplayResult
 from engine.programs.selector import select
 from engine.programs.verifier import Verdict, Verifier
 from engine.store import StoreError
-from engine.tasks.lease import Lease, LeaseLost
+from engine.tasks.claim import Claim, LeaseLost
+from engine.tasks.lease import Lease
 from engine.tasks.queue import TaskQueue
 from engine.tasks.stepper import Stepper
 from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
@@ -51,7 +52,7 @@ class TaskRunner:
         self, queue: TaskQueue, bus: EventBus, stepper: Stepper, approvals: ApprovalBook, corpus: Corpus,
         verifier: Verifier | None, environments: Mapping[str, Environment], agents: Mapping[str, AgentFactory],
         runs: Path, fallback: bool = True, pace: float = 0.0, lease_seconds: float = 30.0,
-        max_steps: int = DEFAULT_MAX_STEPS,
+        max_steps: int = DEFAULT_MAX_STEPS, opener: Callable[[str], Environment | None] = lambda identity: None,
     ) -> None:
         self.queue = queue
         self._bus = bus
@@ -60,6 +61,7 @@ class TaskRunner:
         self._corpus = corpus
         self._verifier = verifier
         self._environments = environments
+        self._opener = opener
         self._agents = agents
         self._runs = runs
         self._fallback = fallback
@@ -77,7 +79,7 @@ class TaskRunner:
                 self._check(spec)
             except TaskError as exc:
                 raise TaskError(f"task {number}: {exc}" if len(specs) > 1 else str(exc)) from None
-        tasks = await self.queue.submit(specs)
+        tasks = await self.queue.submit([(spec, self._environments[spec.env_kind].identity) for spec in specs])
         for task in tasks:
             await self._bus.publish(TaskQueued(task.id, task.goal))
         self._wake.set()
@@ -156,7 +158,7 @@ class TaskRunner:
 
     async def run(self, task: Task) -> None:
         """Run one claimed task to its next rest; an unexpected error fails it, and never escapes."""
-        lease = Lease(self.queue, task.id, self.identity, self._lease)
+        lease = Lease(self.queue.database, Claim(task.id, self.identity, task.epoch), self._lease)
         lease.start()
         try:
             await self._run(task, lease)
@@ -172,16 +174,21 @@ class TaskRunner:
         error = f"internal error: {one_line(exc)}"
         detail = "".join(traceback.format_exception(exc))
         try:
-            await self.queue.settle_open(task.id, error)
             await self._fail(task, error, detail=detail)
         except Exception:
             pass  # the database itself is failing: the lease runs out and recovery takes the task up again
 
+    def _env_for(self, task: Task) -> Environment | None:
+        """The environment the task was submitted for (tasks from before that was kept: the kind's own)."""
+        if task.env is None:
+            return self._environments.get(task.spec.env_kind)
+        return self._opener(task.env)
+
     async def _run(self, task: Task, lease: Lease) -> None:
         spec, mode, program_id = task.spec, task.mode, task.program_id
-        env = self._environments.get(spec.env_kind)
+        env = self._env_for(task)
         if env is None:
-            await self._fail(task, f"no {spec.env_kind} environment here")
+            await self._fail(task, f"its environment {task.env or spec.env_kind} cannot be opened here")
             return
         if mode is None:
             await env.reset(spec.env)
@@ -233,7 +240,7 @@ class TaskRunner:
 
         async def dispatch(call, idx, state_id):
             lease.ensure()
-            outcome = await self._stepper.dispatch(env, task.id, idx, call, "replay", state_id)
+            outcome = await self._stepper.dispatch(env, lease.claim, idx, call, "replay", state_id)
             await self._breathe()
             return outcome
 
@@ -275,9 +282,9 @@ class TaskRunner:
                         await self._fail(task, message)
                     return
                 idx, call = await self.queue.next_idx(task.id), proposal.call
-                await self.queue.record(task.id, idx, call, "proposed", "agent")
+                await self.queue.record(lease.claim, idx, call, "proposed", "agent")
                 await self._bus.publish(AgentStepped(task.id, idx, call.as_json(), proposal.usage.as_json()))
-            outcome = await self._stepper.dispatch(env, task.id, idx, call, "agent")
+            outcome = await self._stepper.dispatch(env, lease.claim, idx, call, "agent")
             await self._breathe()
             if outcome.status is StepStatus.PAUSED:
                 await self._pause(task, outcome.message)
@@ -295,7 +302,7 @@ class TaskRunner:
         if evaluator is not None and not await holds(evaluator, env):
             await self._fail(task, "the task's evaluator does not hold after the run")
             return False
-        if not await self.queue.move(task.id, TaskStatus.SUCCEEDED, expect=TaskStatus.RUNNING):
+        if not await self.queue.move(task.id, TaskStatus.SUCCEEDED, expect=TaskStatus.RUNNING, epoch=task.epoch):
             return False
         await self._bus.publish(TaskSucceeded(task.id, mode.value))
         return True
@@ -339,7 +346,7 @@ class TaskRunner:
 
     async def _pause(self, task: Task, reason: str) -> None:
         """Park the task; a decision that arrived while it was still running is honoured here."""
-        if not await self.queue.move(task.id, TaskStatus.PAUSED, expect=TaskStatus.RUNNING):
+        if not await self.queue.move(task.id, TaskStatus.PAUSED, expect=TaskStatus.RUNNING, epoch=task.epoch):
             return
         await self._bus.publish(TaskPaused(task.id, reason))
         approval = await self._approvals.latest(task.id)
@@ -351,7 +358,11 @@ class TaskRunner:
             self._wake.set()
 
     async def _fail(self, task: Task, error: str, expect: TaskStatus = TaskStatus.RUNNING, detail: str = "") -> None:
-        """Fail a task in the state this runner left it; a task cancelled meanwhile stays cancelled."""
+        """Fail a task in the state this runner left it (a task cancelled or reclaimed meanwhile is not
+        touched); its unsettled steps fail with it, and their prepared snapshots go."""
         await self._drop_clean(task.id, self._clean.pop(task.id, None))
-        if await self.queue.move(task.id, TaskStatus.FAILED, expect=expect, error=error):
+        epoch = task.epoch if expect is TaskStatus.RUNNING else None
+        if await self.queue.move(task.id, TaskStatus.FAILED, expect=expect, error=error, epoch=epoch):
+            for pending in await self.queue.settle_open(task.id, error):
+                self._stepper.drop(json.loads(pending))
             await self._bus.publish(TaskFailed(task.id, error, detail))

@@ -1,15 +1,18 @@
 """One step, the same way for an agent and a replay: gate, approval, snapshot, run, receipt.
 
 The call is on record before the gate rules on it. The step is marked `dispatching`
-before its side effect (write ahead) and `done` (or `failed`: a failing tool may still
-have changed something) with its receipt in one transaction after it; a step found
-`dispatching` on resume is settled by the tool's effect check, or else needs a fresh
-approval rather than a blind retry. Any exception a tool raises fails the step, never
-the runner.
+before its side effect (write ahead, fenced by the runner's claim, leaving what the
+receipt will need and what the tool's witness saw) and `done` (or `failed`: a failing
+tool may still have changed something) with its receipt in one transaction after it.
+A step found `dispatching` on resume is settled by evidence: the witness or the
+idempotent effect check says it ran (its receipt is written from what was left) or did
+not (it runs again); when nothing can be told, a person is asked, and told why. Any
+exception a tool raises fails the step, never the runner.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from engine.envs.environment import Environment
@@ -22,11 +25,14 @@ from engine.gate.verdict import Level, Verdict
 from engine.journal.journal import Journal, Prepared
 from engine.programs.predicates import holds
 from engine.store import Store
+from engine.tasks.claim import Claim, LeaseLost
 from engine.tasks.queue import TaskQueue
 from engine.tasks.task import TaskStatus
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 from engine.tools.outcome import StepOutcome, StepStatus
 from engine.tools.registry import Tool, ToolError, ToolRegistry
+from engine.tools.witness import Evidence
 
 OUTPUT_LIMIT = 64 * 1024
 _SETTLED = {"done": StepStatus.DONE, "failed": StepStatus.FAILED, "blocked": StepStatus.BLOCKED,
@@ -43,27 +49,33 @@ class Stepper:
     journal: Journal | None
     registry: ToolRegistry
 
-    async def dispatch(self, env: Environment, task_id: str, idx: int, call: ToolCall, source: str,
+    async def dispatch(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str,
                        state_id: str | None = None) -> StepOutcome:
+        task_id = claim.task_id
         if (await self.queue.get(task_id)).status is TaskStatus.CANCELLED:
             return StepOutcome(StepStatus.CANCELLED, "cancelled")
         previous = await self.queue.step(task_id, idx)
         if previous is not None and previous["status"] in _SETTLED:
             return StepOutcome(_SETTLED[previous["status"]], previous["output"] or "")
+        step = _Step(claim, idx, call, source, state_id)
         interrupted = previous is not None and previous["status"] == "dispatching"
+        left = json.loads(previous["pending"]) if interrupted and previous["pending"] else {}
         if previous is None:
-            await self.queue.record(task_id, idx, call, "proposed", source, state_id)
+            await self.queue.record(claim, idx, call, "proposed", source, state_id)
         try:
             tool = self.registry.check(call)
             if tool.kind != env.kind:
                 raise ToolError(f"{call.tool} acts in a {tool.kind} environment; this task acts in {env.kind}")
         except ToolError as exc:
-            return await self._settle(task_id, idx, call, source, state_id, StepStatus.FAILED, str(exc))
-        if interrupted and tool.idempotent:
-            effect = tool.effect(call.args)
-            if effect is not None and await holds(effect, env):
-                return await self._settle(task_id, idx, call, source, state_id, StepStatus.DONE,
-                                          "interrupted step had already taken effect")
+            return await self._settle(step, StepStatus.FAILED, str(exc), left)
+        evidence = None
+        if interrupted:
+            evidence = await self._evidence(env, tool, call, left)
+            if evidence.ran is True:
+                return await self._confirm(env, tool, step, left, evidence)
+            if evidence.ran is False:
+                self.drop(left)
+                interrupted, left = False, {}
         ruling = self.gate.rule(call, tool.tier_for(call.args))
         verdict = ruling.verdict
         if self.gate.enabled:
@@ -71,31 +83,72 @@ class Stepper:
                 task_id, idx, call.as_json(), verdict.level.label, verdict.tier.value, list(verdict.rules), verdict.reason,
             ))
         if ruling.decision is Decision.BLOCK:
-            return await self._block(env, task_id, idx, call, source, state_id, verdict)
+            return await self._block(env, step, verdict, left)
         approval = None
         if ruling.decision is Decision.ASK or interrupted:
             latest = await self.approvals.latest(task_id, idx)
             if latest is not None and latest.call_hash == call.digest() and latest.status is ApprovalStatus.DENIED:
-                return await self._settle(task_id, idx, call, source, state_id, StepStatus.DENIED,
-                                          f"{call.tool} denied by {latest.decided_by}")
+                return await self._settle(step, StepStatus.DENIED, f"{call.tool} denied by {latest.decided_by}", left)
             approval = await self.approvals.usable(task_id, idx, call)
             if approval is None:
-                return await self._ask(task_id, idx, call, source, state_id, verdict, interrupted)
-        return await self._run(env, tool, task_id, idx, call, source, state_id, verdict, approval)
+                return await self._ask(step, verdict, evidence)
+        return await self._run(env, tool, step, verdict, approval, left)
 
-    async def _run(self, env, tool: Tool, task_id, idx, call, source, state_id, verdict: Verdict, approval) -> StepOutcome:
+    async def _evidence(self, env: Environment, tool: Tool, call: ToolCall, left: dict) -> Evidence:
+        """What can be told about a step interrupted mid-dispatch: its witness, else its idempotent effect."""
+        if tool.witness is not None and "witness" in left:
+            try:
+                return await tool.witness.after(env, call.args, left["witness"])
+            except (WardenError, OSError) as exc:
+                return Evidence(None, f"its witness could not look: {one_line(exc)}")
+        effect = tool.effect(call.args) if tool.idempotent else None
+        if effect is None:
+            return Evidence(None, f"{call.tool} leaves nothing that tells whether it ran")
+        try:
+            if await holds(effect, env):
+                return Evidence(True, "its effect holds, and running it again would change nothing")
+        except WardenError as exc:
+            return Evidence(None, f"its effect could not be checked: {one_line(exc)}")
+        return Evidence(None, "its effect does not hold")
+
+    async def _confirm(self, env, tool: Tool, step: "_Step", left: dict, evidence: Evidence) -> StepOutcome:
+        """An interrupted step that did take effect: done, with the receipt its write-ahead prepared."""
+        message = f"interrupted step had already taken effect: {evidence.seen}"
+        async with self.store.transaction() as db:
+            receipt_id = None
+            if self.journal is not None and left.get("prepared"):
+                prepared = Prepared.from_json(left["prepared"])
+                receipt = await self.journal.commit(db, prepared, step.claim.task_id, step.idx, step.call,
+                                                    Tier(left["tier"]), f"{tool.describe(step.call.args)} (confirmed on resume)")
+                receipt_id = receipt.id
+            await self.queue.mark_step(db, step.claim, step.idx, step.call, "done", step.source, step.state_id,
+                                       receipt_id, output=message)
+        await self.bus.publish(ActionCompleted(step.claim.task_id, step.idx, step.call.as_json(), receipt_id or "",
+                                               step.source, message))
+        return StepOutcome(StepStatus.DONE, message, None, await env.observe())
+
+    async def _run(self, env, tool: Tool, step: "_Step", verdict: Verdict, approval, left: dict) -> StepOutcome:
+        task_id, call = step.claim.task_id, step.call
         prepared: Prepared | None = None
-        committed = False
+        ahead = False
         try:
             try:
                 if self.journal is not None:
                     prepared = await self.journal.prepare(env, tool, call, verdict.tier)
+                pending = {"tier": verdict.tier.value, "prepared": prepared.as_json() if prepared else None}
+                if tool.witness is not None:
+                    pending["witness"] = await tool.witness.before(env, call.args)
                 async with self.store.transaction() as db:
                     if approval is not None:
                         await self.approvals.consume(db, approval, call)
-                    await self.queue.mark_step(db, task_id, idx, call, "dispatching", source, state_id)
+                    await self.queue.mark_step(db, step.claim, step.idx, call, "dispatching", step.source,
+                                               step.state_id, pending=json.dumps(pending))
+                ahead = True
             except (WardenError, OSError) as exc:
-                return await self._settle(task_id, idx, call, source, state_id, StepStatus.FAILED, one_line(exc))
+                if isinstance(exc, LeaseLost):
+                    raise
+                return await self._settle(step, StepStatus.FAILED, one_line(exc), left)
+            self.drop(left)
             try:
                 output, status = await tool.run(env, call.args), StepStatus.DONE
                 message = output.text
@@ -106,43 +159,65 @@ class Stepper:
                 if prepared is not None:
                     summary = tool.describe(call.args)
                     summary = summary if status is StepStatus.DONE else f"FAILED {summary}"
-                    receipt = await self.journal.commit(db, prepared, task_id, idx, call, verdict.tier, summary)
+                    receipt = await self.journal.commit(db, prepared, task_id, step.idx, call, verdict.tier, summary)
                 receipt_id = receipt.id if receipt else None
-                await self.queue.mark_step(db, task_id, idx, call, status.value, source, state_id, receipt_id,
-                                           output=message[-OUTPUT_LIMIT:])
-            committed = True
+                await self.queue.mark_step(db, step.claim, step.idx, call, status.value, step.source, step.state_id,
+                                           receipt_id, output=message[-OUTPUT_LIMIT:])
         finally:
-            if prepared is not None and not committed:
+            if prepared is not None and not ahead:
                 self.journal.discard(prepared)
         if status is StepStatus.FAILED:
             return StepOutcome(StepStatus.FAILED, message)
-        await self.bus.publish(ActionCompleted(task_id, idx, call.as_json(), receipt_id or "", source, message[-500:]))
+        await self.bus.publish(ActionCompleted(task_id, step.idx, call.as_json(), receipt_id or "", step.source,
+                                               message[-500:]))
         return StepOutcome(StepStatus.DONE, message, output, await env.observe())
 
-    async def _settle(self, task_id, idx, call, source, state_id, status: StepStatus, message: str) -> StepOutcome:
-        await self.queue.record(task_id, idx, call, status.value, source, state_id, output=message)
+    def drop(self, left: dict) -> None:
+        """Remove the snapshot an interrupted write-ahead prepared, once it can no longer become a receipt."""
+        if self.journal is not None and left.get("prepared"):
+            self.journal.discard(Prepared.from_json(left["prepared"]))
+
+    async def _settle(self, step: "_Step", status: StepStatus, message: str, left: dict) -> StepOutcome:
+        await self.queue.record(step.claim, step.idx, step.call, status.value, step.source, step.state_id,
+                                output=message)
+        self.drop(left)
         return StepOutcome(status, message)
 
-    async def _block(self, env, task_id, idx, call, source, state_id, verdict: Verdict) -> StepOutcome:
+    async def _block(self, env, step: "_Step", verdict: Verdict, left: dict) -> StepOutcome:
+        task_id, call = step.claim.task_id, step.call
         reason = f"blocked ({', '.join(verdict.rules) or verdict.level.label}): {verdict.reason}"
         receipt_id = ""
         if self.journal is not None:
-            receipt = await self.journal.audit(env.identity, task_id, idx, call, verdict.tier,
+            receipt = await self.journal.audit(env.identity, task_id, step.idx, call, verdict.tier,
                                                f"BLOCKED {call.tool}: {verdict.reason}")
             receipt_id = receipt.id
         async with self.store.transaction() as db:
-            await self.queue.mark_step(db, task_id, idx, call, "blocked", source, state_id, receipt_id or None,
-                                       output=reason)
-        await self.bus.publish(ActionBlocked(task_id, idx, call.as_json(), reason, receipt_id))
+            await self.queue.mark_step(db, step.claim, step.idx, call, "blocked", step.source, step.state_id,
+                                       receipt_id or None, output=reason)
+        self.drop(left)
+        await self.bus.publish(ActionBlocked(task_id, step.idx, call.as_json(), reason, receipt_id))
         return StepOutcome(StepStatus.BLOCKED, reason)
 
-    async def _ask(self, task_id, idx, call, source, state_id, verdict: Verdict, interrupted: bool) -> StepOutcome:
-        if interrupted and verdict.level is Level.SAFE:
-            verdict = Verdict(Level.DANGEROUS, verdict.tier, verdict.rules + ("resume.interrupted",),
-                              "interrupted mid-dispatch: it may already have run")
-        if not interrupted:
-            await self.queue.record(task_id, idx, call, "waiting", source, state_id)
-        approval = await self.approvals.request(task_id, idx, call, verdict)
-        await self.bus.publish(ApprovalRequested(task_id, approval.id, call.as_json(), verdict.reason))
+    async def _ask(self, step: "_Step", verdict: Verdict, evidence: Evidence | None) -> StepOutcome:
+        """Ask a person; for a step interrupted mid-dispatch, say plainly that it may already have run, and why."""
+        if evidence is not None:
+            level = verdict.level if verdict.level is not Level.SAFE else Level.DANGEROUS
+            reason = (f"INTERRUPTED mid-dispatch by a crash: it may already have run. Journal: it was written ahead,"
+                      f" no receipt followed. Effect check: {evidence.seen}. Rated: {verdict.reason}")
+            verdict = Verdict(level, verdict.tier, verdict.rules + ("resume.interrupted",), reason)
+        else:
+            await self.queue.record(step.claim, step.idx, step.call, "waiting", step.source, step.state_id)
+        approval = await self.approvals.request(step.claim.task_id, step.idx, step.call, verdict)
+        await self.bus.publish(ApprovalRequested(step.claim.task_id, approval.id, step.call.as_json(), verdict.reason))
         return StepOutcome(StepStatus.PAUSED, f"waiting for approval {approval.id}: {verdict.reason}")
 
+
+@dataclass(frozen=True)
+class _Step:
+    """Where a step is written: under which claim, at which index, for which call."""
+
+    claim: Claim
+    idx: int
+    call: ToolCall
+    source: str
+    state_id: str | None

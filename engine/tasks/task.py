@@ -119,6 +119,8 @@ class Task:
     created_at: float
     updated_at: float = field(compare=False)
     claimed_by: str | None = field(default=None, compare=False)
+    epoch: int = field(default=0, compare=False)
+    env: str | None = field(default=None, compare=False)
 
     @property
     def goal(self) -> str:
@@ -136,4 +138,6 @@ class Task:
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             claimed_by=row["claimed_by"],
+            epoch=row["epoch"],
+            env=row["env"],
         )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import WardenError
 from engine.tier import Tier
 from engine.tools.call import ToolCall
+from engine.tools.witness import Witness
 
 if TYPE_CHECKING:
     from engine.envs.environment import Environment
@@ -43,7 +44,8 @@ class Tool:
     proves the call needs no running (a resumed step interrupted mid-dispatch, a
     scripted step already done): for an append, "the file contains the text" may have
     been true before it ever ran. A tool with `unavailable` set is refused before the
-    gate rules on it, with that line as the reason.
+    gate rules on it, with that line as the reason. A `witness` lets a step interrupted
+    mid-dispatch be settled by what it recorded then, rather than by asking a person.
     """
 
     name: str
@@ -58,6 +60,7 @@ class Tool:
     summary: Callable[[dict[str, Any]], str] | None = None
     unavailable: str | None = None
     idempotent: bool = False
+    witness: Witness | None = None
 
     def tier_for(self, args: dict[str, Any]) -> Tier:
         return self.tier(args) if callable(self.tier) else self.tier

@@ -42,7 +42,9 @@ async def test_another_processes_submission_and_removal_reach_the_panes(tmp_path
         assert submitted.returncode == 0, submitted.stderr
         [(task_id,)] = query(home, "SELECT id FROM tasks")
         await within(pilot, PROMPT, lambda: task_id in tasks.rows, "the other process's task")
-        await until(pilot, lambda: (tmp_path / "workspace" / "hello.txt").exists(), "the console's runner to run it")
+        submitted_for = home / "workspace"  # `warden submit`'s default, not the console's: finding 6
+        await until(pilot, lambda: (submitted_for / "hello.txt").exists(), "the console's runner to run it")
+        assert not (tmp_path / "workspace" / "hello.txt").exists()
         await until(pilot, lambda: "done" in str(tasks.get_row(task_id)[1]), "the task's row to say done")
 
         removed = await asyncio.to_thread(warden, home, "programs", "rm", shipped)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import sqlite3
+from types import SimpleNamespace
 import socket
 import os
 from pathlib import Path
@@ -12,6 +15,7 @@ from engine.events.records import AgentConcluded, AgentStepped, ApprovalRequeste
 from engine.gate.policy import Policy
 from engine.runtime import Runtime, Switches
 from engine.store import StoreError
+from engine.tasks import lease
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 
@@ -126,18 +130,18 @@ async def test_a_heartbeat_that_cannot_be_written_stops_further_steps(tmp_path, 
             ToolCall("fs.write", {"path": "after.txt", "content": "late"}),
         ])))
 
-        async def busy(task_id, runner):
-            raise StoreError("database is busy")
+        def busy(*args, **kwargs):
+            raise sqlite3.OperationalError("database is locked")
 
-        real_beat = runtime.queue.beat
-        monkeypatch.setattr(runtime.queue, "beat", busy)
+        monkeypatch.setattr(lease, "sqlite3", SimpleNamespace(connect=busy, Error=sqlite3.Error))
         await runtime.run_until_idle()
         stalled = await runtime.task(task.id)
         assert stalled.status is TaskStatus.RUNNING, "left for recovery, not failed by a runner that lost its lease"
         assert stalled.claimed_by == f"{socket.gethostname()}:{os.getpid()}"
         assert not (tmp_path / "ws" / "after.txt").exists()
 
-        monkeypatch.setattr(runtime.queue, "beat", real_beat)
+        monkeypatch.setattr(lease, "sqlite3", sqlite3)
+        await asyncio.sleep(0.4)  # the stalled claim's lease runs out; recovery takes the task up again
         await runtime.run_until_idle()
         assert (await runtime.task(task.id)).status is TaskStatus.SUCCEEDED
         assert (tmp_path / "ws" / "after.txt").read_text() == "late"

@@ -12,6 +12,7 @@ import pytest
 from engine.demo import demo_tasks
 from engine.runtime import Runtime, Switches
 from engine.store import Store, StoreError
+from engine.store.database import APPLICATION_ID
 from engine.store.migrations import MIGRATIONS
 
 
@@ -73,7 +74,8 @@ async def test_an_older_database_is_migrated_forward_keeping_its_rows(tmp_path):
     runtime = await Runtime.open(home, tmp_path / "ws", Switches())
     await runtime.close()
     with sqlite3.connect(home / "warden.db") as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
+        assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         columns = {row[1] for row in db.execute("PRAGMA table_info(tasks)")}
         assert "heartbeat_at" in columns
         assert db.execute("SELECT id, status FROM tasks").fetchall() == [("t-old", "queued")]
