@@ -48,6 +48,7 @@ class WardenApp(App[int]):
         Binding("a", "approve", "Approve", id="warden.approve"),
         Binding("d", "deny", "Deny", id="warden.deny"),
         Binding("u", "undo", "Undo", id="warden.undo"),
+        Binding("U", "force_undo", "Force undo", id="warden.force_undo", show=False),
         Binding("c", "cancel_task", "Cancel task", id="warden.cancel"),
         Binding("p", "show_policy", "Policy", id="warden.policy"),
         Binding("t", "toggle_theme", "Theme", id="warden.theme"),
@@ -242,9 +243,12 @@ class WardenApp(App[int]):
         if not self.query_one(ApprovalList).decide(approved=False):
             self.notify("No call is waiting for approval.", severity="warning")
 
-    def action_undo(self) -> None:
-        if not self.query_one(ReceiptJournal).request_undo():
+    def action_undo(self, force: bool = False) -> None:
+        if not self.query_one(ReceiptJournal).request_undo(force):
             self.notify("Select a receipt in the journal first.", severity="warning")
+
+    def action_force_undo(self) -> None:
+        self.action_undo(force=True)
 
     def action_cancel_task(self) -> None:
         if not self.query_one(TaskQueue).request_cancel():
@@ -260,7 +264,7 @@ class WardenApp(App[int]):
 
     @work(group="undo", exit_on_error=False)
     async def on_receipt_journal_undo_requested(self, message: ReceiptJournal.UndoRequested) -> None:
-        receipt = await self.engine.call(lambda rt: rt.undo(message.receipt_id))
+        receipt = await self.engine.call(lambda rt: rt.undo(message.receipt_id, message.force))
         self.notify(f"Undid {receipt.summary}.")
 
     @work(group="cancel", exit_on_error=False)

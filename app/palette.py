@@ -8,6 +8,8 @@ COMMANDS = (
     ("Approve the selected call", "approve", "Let the highlighted pending call run once"),
     ("Deny the selected call", "deny", "Refuse the highlighted pending call; its task fails"),
     ("Undo the selected receipt", "undo", "Restore what the highlighted receipt changed"),
+    ("Force undo the selected receipt", "force_undo",
+     "Undo even though a later call that left no snapshot may have changed the same paths (U)"),
     ("Cancel the selected task", "cancel_task", "Stop the highlighted task; its receipts stay in the journal"),
     ("Focus tasks", "focus('tasks')", "Move to the task queue"),
     ("Focus approvals", "focus('approvals')", "Move to pending approvals"),

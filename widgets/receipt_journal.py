@@ -29,12 +29,13 @@ class ReceiptJournal(RecordTable):
 
     @dataclass
     class UndoRequested(Message):
-        """The operator asked to undo the highlighted receipt."""
+        """The operator asked to undo the highlighted receipt (`force`: even past a later unknown change)."""
 
         receipt_id: str
+        force: bool = False
 
-    def request_undo(self) -> bool:
-        return self.request(self.UndoRequested)
+    def request_undo(self, force: bool = False) -> bool:
+        return self.request(lambda receipt_id: self.UndoRequested(receipt_id, force))
 
     def show_receipts(self, receipts: list[Receipt]) -> None:
         """The newest receipts, newest first."""

@@ -113,15 +113,27 @@ class Journal:
         rows = await self._store.fetchall("SELECT * FROM receipts WHERE task_id = ? ORDER BY step_idx", (task_id,))
         return [Receipt.from_row(row) for row in rows]
 
-    async def _later_changes(self, env: Environment, receipt: Receipt, covered: list[str]) -> list[str]:
-        """Reversible receipts in the same environment, written after this one, whose targets overlap it."""
+    async def _later_changes(self, env: Environment, receipt: Receipt, covered: list[str], force: bool) -> list[str]:
+        """Later receipts in the same environment that undoing this one would silently discard.
+
+        A reversible one counts when its targets overlap this one's. An audit-only one (a call
+        that ran with no snapshot, such as an unconfined shell command) counts whatever it
+        touched, since nobody knows what that was, unless the operator forces the undo.
+        """
         rows = await self._store.fetchall(
-            "SELECT id, snapshot_path FROM receipts WHERE rowid > (SELECT rowid FROM receipts WHERE id = ?)"
-            " AND reversal = ? AND snapshot_path IS NOT NULL AND COALESCE(env, ?) = ? ORDER BY rowid DESC",
-            (receipt.id, Reversal.REVERSIBLE.value, env.identity, env.identity),
+            "SELECT id, reversal, snapshot_path FROM receipts r WHERE rowid > (SELECT rowid FROM receipts WHERE id = ?)"
+            " AND COALESCE(env, ?) = ? AND (reversal IN (?, ?) AND snapshot_path IS NOT NULL OR reversal = ?"
+            " AND NOT EXISTS (SELECT 1 FROM steps s WHERE s.receipt_id = r.id AND s.status = 'blocked'))"
+            " ORDER BY rowid DESC",
+            (receipt.id, env.identity, env.identity, Reversal.REVERSIBLE.value, Reversal.REVERSING.value,
+             Reversal.AUDIT_ONLY.value),
         )
         blockers = []
         for row in rows:
+            if row["reversal"] == Reversal.AUDIT_ONLY.value:
+                if not force:
+                    blockers.append(f"{row['id']} (ran with no snapshot: what it changed is unknown)")
+                continue
             saved = Path(row["snapshot_path"])
             if (saved / "manifest.json").exists() and any(
                 env.overlaps(mine, theirs) for mine in covered for theirs in env.snapshot_targets(saved)
@@ -129,12 +141,13 @@ class Journal:
                 blockers.append(row["id"])
         return blockers
 
-    async def undo(self, receipt_id: str, env_for: Callable[[Receipt], Environment]) -> Receipt:
+    async def undo(self, receipt_id: str, env_for: Callable[[Receipt], Environment], force: bool = False) -> Receipt:
         """Restore the snapshot into the receipt's own environment and mark the receipt reversed.
 
-        Refuses a receipt that is not reversible, one taken in an environment this runtime
-        does not hold, and one whose targets a later, still reversible receipt changed:
-        undoing it would silently discard that later change. The receipt is claimed by
+        Refuses a receipt that is not reversible, one taken in an environment that cannot be
+        opened, and one whose targets a later, still reversible receipt changed, or that a
+        later audit-only call may have changed (`force` accepts that risk): undoing it would
+        silently discard that later change. The receipt is claimed by
         compare-and-swap (`reversing`) before anything is touched, so two undos of one
         receipt at the same time restore once.
         """
@@ -147,10 +160,11 @@ class Journal:
                 "UPDATE receipts SET reversal = ? WHERE id = ?", (Reversal.IRRECOVERABLE.value, receipt_id)
             )
             raise UndoError(f"snapshot of receipt {receipt_id} is missing; marked irrecoverable")
-        blockers = await self._later_changes(env, receipt, env.snapshot_targets(path))
+        blockers = await self._later_changes(env, receipt, env.snapshot_targets(path), force)
         if blockers:
+            hint = "undo those first" if force or "unknown" not in " ".join(blockers) else "undo those first, or force"
             raise UndoError(
-                f"receipt {receipt_id}: later receipt(s) {', '.join(blockers[:3])} changed the same paths; undo those first"
+                f"receipt {receipt_id}: later receipt(s) {', '.join(blockers[:3])} may have changed the same paths; {hint}"
             )
         claimed = await self._store.execute(
             "UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",

@@ -1,8 +1,10 @@
 """Verify before store: replay a fresh program in a fork of the run's start state, then ask the task's evaluator.
 
 The real environment is never touched. A step whose effect would leave the fork (egress,
-an unconfined shell, anything not `local_reversible` as the gate rates it now) is never
-re-executed: such a program is held as `unverified` until a person accepts it. A
+an unconfined shell, anything not `local_reversible` as the gate rates it now), and a
+step the gate would ask a person about, are never re-executed: a person approved that
+call once, in its run, not again here. Such a program is held as `unverified` until a
+person accepts it. A
 program with a step the gate blocks, or that fails its replay or its evaluator, is refused.
 """
 
@@ -43,7 +45,7 @@ class Verification:
         return self.verdict is Verdict.VERIFIED
 
     def record(self) -> dict:
-        how = HOW if self.verdict is not Verdict.UNVERIFIED else "not re-executed: a step would leave the fork"
+        how = HOW if self.verdict is not Verdict.UNVERIFIED else "not re-executed: " + self.reason
         return {"status": self.verdict.value, "when": time.time(), "how": how, "passed": self.passed,
                 "evaluator": self.reason}
 
@@ -71,6 +73,9 @@ class Verifier:
             tier = Tier.strictest(ruling.verdict.tier, tool.tier_for(call.args))
             if tier is not Tier.LOCAL_REVERSIBLE:
                 return Verification(Verdict.UNVERIFIED, f"step {call.tool} is {tier.value}: a fork cannot contain it")
+            if ruling.decision is Decision.ASK:
+                return Verification(Verdict.UNVERIFIED, f"step {call.tool} needs a person's approval; "
+                                    "verification does not run it again without one")
         if clean is None or not clean.can_fork:
             return Verification(Verdict.UNVERIFIED, "no forkable start state was kept for this run")
         fork = await clean.fork(self._scratch)

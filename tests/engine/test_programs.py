@@ -53,10 +53,11 @@ async def test_verifier_rejects_a_lossy_program(runtime, run, tmp_path):
 
 
 @pytest.mark.parametrize("verify_gate", [True, False])
-async def test_a_run_that_succeeded_by_luck_is_not_stored(open_runtime, run, db, ws, verify_gate):
-    """The evaluator also wants a file the operator makes while the task waits for approval:
-    the run succeeds, but its program, replayed from the workspace as the task found it, cannot.
-    Only with the verify gate switched off (an ablation) is it stored anyway."""
+async def test_a_run_that_succeeded_by_luck_is_not_served(open_runtime, run, db, ws, verify_gate):
+    """The evaluator also wants a file the operator makes while the task waits for approval: the
+    run succeeds, but its program is not served. Verification does not re-run the approved delete
+    (finding 2 of the hardening review), so the program is held unverified for a person.
+    Only with the verify gate switched off (an ablation) is it stored as servable anyway."""
     runtime = await open_runtime(Switches(verify_gate=verify_gate))
     shipped = db("SELECT id FROM programs")
     mirrored = sorted((runtime.home / "programs").iterdir())
@@ -81,10 +82,8 @@ async def test_a_run_that_succeeded_by_luck_is_not_stored(open_runtime, run, db,
         assert (rejected, len(stored)) == ([], 1)
         assert len(db("SELECT id FROM programs")) == len(shipped) + 1
         return
-    assert [e.reason for e in rejected] == ["replay completed but the task's evaluator failed"]
-    assert stored == []
-    assert db("SELECT id FROM programs") == shipped
-    assert sorted((runtime.home / "programs").iterdir()) == mirrored
+    assert rejected == [] and [e.status for e in stored] == ["unverified"]
+    assert len(list((runtime.home / "programs").iterdir())) == len(mirrored) + 1
 
 
 def compiled_release_note(scratch: Path) -> dict:
