@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,20 @@ AGENTS: dict[str, AgentFactory] = {"scripted": ScriptedAgent.from_spec}
 def warden_home() -> Path:
     """`$WARDEN_HOME`, or the platform's user data directory."""
     return Path(os.environ.get("WARDEN_HOME") or platformdirs.user_data_dir("warden"))
+
+
+def prepare_home(home: Path) -> Path:
+    """The home directory, made if missing; one line saying why when it is a file or cannot be written."""
+    if home.exists() and not home.is_dir():
+        raise WardenError(f"Warden's home {home} is a file, not a directory; point WARDEN_HOME at a directory")
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=home):
+            pass
+    except OSError as exc:
+        raise WardenError(f"Warden's home {home} cannot be written ({exc.strerror or exc}); "
+                          "point WARDEN_HOME at a writable directory") from None
+    return home
 
 
 def operator() -> str:
@@ -130,8 +145,7 @@ class Runtime(Records):
 
         The workspace environment is always there; `environments` adds others (or replaces it).
         """
-        home = Path(home) if home else warden_home()
-        home.mkdir(parents=True, exist_ok=True)
+        home = prepare_home(Path(home) if home else warden_home())
         switches = switches or Switches.from_env()
         policy = policy or Policy.load(home / "policy.toml")
         workspace_env = WorkspaceEnv(Path(workspace) if workspace else home / "workspace", sandbox_for(policy, home))

@@ -1,4 +1,8 @@
-"""The task queue pane: every task, its status and whether an agent or a program serves it."""
+"""The task queue pane: every task of the home, its status, where it acts, and what serves it.
+
+A task that succeeded with no evaluator to check it is shown as unchecked, not done: nothing
+but the agent's word says it reached its goal.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +24,11 @@ STATUS = {
 }
 
 
+UNCHECKED = "[$text-muted]✔ unchecked[/]"
+
+
 class TaskQueue(RecordTable):
-    COLUMNS = ("task", ("status", 11), "mode", "goal")
+    COLUMNS = ("task", ("status", 11), "mode", "where", "goal")
     EMPTY = "no tasks · warden submit FILE queues some"
 
     @dataclass
@@ -41,9 +48,18 @@ class TaskQueue(RecordTable):
 
     @staticmethod
     def cells(task: Task) -> tuple:
+        unchecked = task.status is TaskStatus.SUCCEEDED and task.spec.evaluator is None
         return (
             task.id,
-            Content.from_markup(STATUS[task.status]),
+            Content.from_markup(UNCHECKED if unchecked else STATUS[task.status]),
             task.mode.value if task.mode else "",
+            where(task),
             task.goal if not task.error else f"{task.goal} — {task.error}",
         )
+
+
+def where(task: Task) -> str:
+    """The environment's last name: `workspace:/home/me/site` is `site`."""
+    if task.env is None:
+        return task.spec.env_kind
+    return task.env.rstrip("/").rsplit("/", 1)[-1] or task.env

@@ -7,6 +7,7 @@ identity of the environment it was taken in, so undo acts in that one and no oth
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import time
 import uuid
@@ -66,6 +67,29 @@ class Journal:
             shutil.rmtree(target, ignore_errors=True)
             raise
         return Prepared(receipt_id, env.identity, SnapshotKind.COPY, str(target))
+
+    async def sweep(self, older_than: float) -> list[str]:
+        """Remove snapshots that no receipt and no written-ahead step refers to, once older than
+        `older_than` seconds: a runner died after taking one and before writing ahead."""
+        receipts = await self._store.fetchall("SELECT snapshot_path FROM receipts WHERE snapshot_path IS NOT NULL")
+        pending = await self._store.fetchall("SELECT pending FROM steps WHERE pending IS NOT NULL")
+        kept = {Path(row["snapshot_path"]).name for row in receipts}
+        for row in pending:
+            prepared = json.loads(row["pending"]).get("prepared") or {}
+            if prepared.get("snapshot_path"):
+                kept.add(Path(prepared["snapshot_path"]).name)
+
+        def sweep() -> list[str]:
+            if not self._snapshots.is_dir():
+                return []
+            cutoff, removed = time.time() - older_than, []
+            for entry in self._snapshots.iterdir():
+                if entry.name not in kept and entry.lstat().st_mtime < cutoff:
+                    shutil.rmtree(entry, ignore_errors=True)
+                    removed.append(entry.name)
+            return removed
+
+        return await asyncio.to_thread(sweep)
 
     @staticmethod
     def discard(prepared: Prepared) -> None:

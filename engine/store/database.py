@@ -135,14 +135,25 @@ class Store:
                 raise StoreError(f"database {self.path} is busy: {exc}") from None
             try:
                 yield self._db
-            except sqlite3.OperationalError as exc:
-                await self._db.execute("ROLLBACK")
+            except sqlite3.DatabaseError as exc:  # busy, full, or damaged pages: the transaction is undone whole
+                await self._rollback()
                 raise StoreError(f"database {self.path}: {exc}; nothing was written") from None
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await self._rollback()
                 raise
             else:
-                await self._db.execute("COMMIT")
+                try:
+                    await self._db.execute("COMMIT")
+                except sqlite3.DatabaseError as exc:
+                    await self._rollback()
+                    raise StoreError(f"database {self.path}: {exc}; nothing was written") from None
+
+    async def _rollback(self) -> None:
+        """Undo the open transaction; SQLite may have undone it already (a full disk, an I/O error)."""
+        try:
+            await self._db.execute("ROLLBACK")
+        except sqlite3.DatabaseError:
+            pass
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """A single write in its own transaction; returns the number of rows changed."""
@@ -157,7 +168,10 @@ class Store:
         leave a half-read statement behind: it would hold a read transaction open, and the
         connection would go on seeing the database as it was at that moment.
         """
-        return list(await self._db.execute_fetchall(sql, tuple(params)))
+        try:
+            return list(await self._db.execute_fetchall(sql, tuple(params)))
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"database {self.path} cannot be read: {exc}") from None
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         rows = await self.fetchall(sql, params)

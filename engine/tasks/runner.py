@@ -44,6 +44,7 @@ from engine.tools.call import ToolCall
 from engine.tools.outcome import StepStatus
 
 SERVED = frozenset({"verified", "accepted"})
+ORPHAN_AGE = 600.0  # seconds before an unreferenced snapshot is taken for a dead runner's, not a live one's
 DEFAULT_MAX_STEPS = 50
 
 
@@ -129,13 +130,15 @@ class TaskRunner:
 
     async def recover(self) -> None:
         """Tasks whose runner died mid-run (its heartbeat stopped) go back in the queue to resume;
-        start states kept for tasks that have finished since (a runner died holding them) are removed."""
+        start states kept for tasks that have finished since (a runner died holding them), and
+        snapshots a dead runner took but never wrote ahead, are removed."""
         for task_id in await self.queue.reap(self._lease):
             await self._bus.publish(TaskResumed(task_id, "recovered: its runner stopped without finishing"))
         kept = await asyncio.to_thread(lambda: [p.name for p in self._runs.iterdir()] if self._runs.is_dir() else [])
         for task_id in kept:
             if task_id not in self._clean and await self.queue.finished(task_id):
                 await asyncio.to_thread(shutil.rmtree, self._runs / task_id, True)
+        await self._stepper.sweep(ORPHAN_AGE)
 
     async def run_until_idle(self) -> None:
         await self.recover()

@@ -172,6 +172,10 @@ class Stepper:
                                                message[-500:]))
         return StepOutcome(StepStatus.DONE, message, output, await env.observe())
 
+    async def sweep(self, older_than: float) -> None:
+        if self.journal is not None:
+            await self.journal.sweep(older_than)
+
     def drop(self, left: dict) -> None:
         """Remove the snapshot an interrupted write-ahead prepared, once it can no longer become a receipt."""
         if self.journal is not None and left.get("prepared"):

@@ -38,7 +38,7 @@ def test_submit_and_run_learns_then_replays(tmp_path: Path) -> None:
     assert modes == [("agent", "succeeded"), ("replay", "succeeded")]
 
 
-def test_submit_refuses_a_bad_file_in_one_line_and_queues_nothing(tmp_path: Path) -> None:
+def test_f17_submit_refuses_a_bad_file_in_one_line_and_queues_nothing(tmp_path: Path) -> None:
     home = tmp_path / "home"
     tasks = tmp_path / "tasks.json"
     tasks.write_text(json.dumps([release("3.0"), {"goal": "x", "plan": [{"args": {}}]}]), encoding="utf-8")
@@ -48,7 +48,7 @@ def test_submit_refuses_a_bad_file_in_one_line_and_queues_nothing(tmp_path: Path
     assert not (home / "warden.db").exists()
 
 
-def test_submit_checks_every_task_first_and_queues_all_or_none(tmp_path: Path) -> None:
+def test_f12_f17_submit_checks_every_task_first_and_queues_all_or_none(tmp_path: Path) -> None:
     home = tmp_path / "home"
     tasks = tmp_path / "tasks.json"
     teleport = {"goal": "Teleport", "agent": {"kind": "scripted", "steps": [{"tool": "fs.teleport", "args": {}}]}}

@@ -45,7 +45,7 @@ async def test_another_processes_submission_and_removal_reach_the_panes(tmp_path
         submitted_for = home / "workspace"  # `warden submit`'s default, not the console's: finding 6
         await until(pilot, lambda: (submitted_for / "hello.txt").exists(), "the console's runner to run it")
         assert not (tmp_path / "workspace" / "hello.txt").exists()
-        await until(pilot, lambda: "done" in str(tasks.get_row(task_id)[1]), "the task's row to say done")
+        await until(pilot, lambda: "unchecked" in str(tasks.get_row(task_id)[1]), "the row: done, unchecked")
 
         removed = await asyncio.to_thread(warden, home, "programs", "rm", shipped)
         assert removed.returncode == 0, removed.stderr

@@ -11,7 +11,7 @@ from tests.console.test_demo_flow import SIZE, query, until
 from widgets.program_list import ProgramList
 
 
-async def test_program_files_are_followed(tmp_path: Path) -> None:
+async def test_f17_program_files_are_followed_and_cannot_vouch_for_themselves(tmp_path: Path) -> None:
     home = tmp_path / "home"
     app = create_app(home, tmp_path / "workspace", switches=Switches())
     async with app.run_test(size=SIZE) as pilot:

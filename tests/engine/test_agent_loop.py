@@ -149,7 +149,7 @@ async def test_a_heartbeat_that_cannot_be_written_stops_further_steps(tmp_path, 
         await runtime.close()
 
 
-async def test_fs_append_is_never_skipped_because_the_text_is_already_there(runtime, run, ws):
+async def test_f09_fs_append_is_never_skipped_because_the_text_is_already_there(runtime, run, ws):
     """Finding 9 of the hardening review: an append's effect (the file contains the text) may hold before it runs."""
     (ws / "log.txt").write_text("entry 11\n")
     task = await run(runtime, TaskSpec(goal="Append twice and once more", agent=scripted([

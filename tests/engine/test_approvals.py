@@ -89,7 +89,7 @@ async def test_catastrophic_step_is_blocked_and_audited(runtime, run, db, ws, tm
     assert outside.read_bytes() == b"keep me\n"
 
 
-async def test_the_loser_of_two_simultaneous_decisions_is_told_what_won(open_runtime, run, ws):
+async def test_f17_the_loser_of_two_simultaneous_decisions_is_told_what_won(open_runtime, run, ws):
     """Hardening finding 17: it used to be told the approval "is pending, not pending"."""
     first = await open_runtime()
     task = await run(first, demo_tasks()[2])

@@ -122,14 +122,14 @@ async def test_an_agent_that_raises_fails_its_task_with_a_traceback_and_the_runn
         await runtime.close()
 
 
-async def test_text_that_is_not_unicode_is_refused_at_submit(runtime, db):
+async def test_f12_text_that_is_not_unicode_is_refused_at_submit(runtime, db):
     with pytest.raises(TaskError, match="not valid Unicode"):
         await runtime.submit(TaskSpec(goal="Write bad text", agent=scripted(
             [{"tool": "fs.write", "args": {"path": "bad.txt", "content": "x\ud800y"}}])))
     assert db("SELECT id FROM tasks") == []
 
 
-async def test_text_that_is_not_unicode_proposed_at_run_time_fails_its_task_and_leaves_nothing_behind(tmp_path, db):
+async def test_f12_text_that_is_not_unicode_proposed_at_run_time_fails_its_task_and_leaves_nothing_behind(tmp_path, db):
     class Surrogates:
         name = "surrogates"
 
@@ -164,7 +164,7 @@ def test_policy_opt_ins_are_spelled_out():
     assert Policy.from_mapping({"shell": {"unconfined": "allow"}}).shell_unconfined
 
 
-async def test_start_states_kept_for_verification_do_not_pile_up(runtime, run, db):
+async def test_f17_start_states_kept_for_verification_do_not_pile_up(runtime, run, db):
     """Each learning run forks its start state into runs/<task>; success, failure, cancellation and recovery remove it."""
     runs = runtime.home / "runs"
     done = await run(runtime, TaskSpec(goal='Write "a.txt"', agent=scripted(

@@ -75,7 +75,7 @@ async def test_undo_refuses_to_discard_a_later_change_to_the_same_path(runtime, 
     assert (ws / "CHANGELOG.md").read_text() == "# Changelog\n"
 
 
-async def test_two_undos_of_one_receipt_at_once_restore_once(open_runtime, tmp_path, run_approving, ws):
+async def test_f05_two_undos_of_one_receipt_at_once_restore_once(open_runtime, tmp_path, run_approving, ws):
     """Hardening finding 5: two processes undoing the same receipt; the receipt is claimed before anything is touched."""
     first = await open_runtime()
     task = await run_approving(first, TaskSpec(goal="Clear the notes", agent=scripted(

@@ -93,7 +93,7 @@ def compiled_release_note(scratch: Path) -> dict:
     return compile_run(spec.goal, steps, registry, "workspace", {"task": "test"}).to_json()
 
 
-def test_malformed_program_files_are_refused_in_one_line(tmp_path):
+def test_f07_malformed_program_files_and_ids_that_are_paths_are_refused_in_one_line(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     dangling = tmp_path / "dangling.json"

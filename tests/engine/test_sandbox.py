@@ -58,7 +58,7 @@ def test_this_machine_has_a_working_sandbox():
     assert sandbox.contains_effects
 
 
-async def test_a_confined_command_cannot_write_outside_the_workspace(open_with, run, ws, tmp_path):
+async def test_f01_a_confined_command_cannot_write_outside_the_workspace(open_with, run, ws, tmp_path):
     runtime = await open_with(gating=False)
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -77,7 +77,7 @@ async def test_a_confined_command_cannot_write_outside_the_workspace(open_with, 
         MARKER.unlink(missing_ok=True)
 
 
-async def test_a_confined_command_sees_no_home_and_no_secrets(open_with, run, ws, monkeypatch):
+async def test_f11_f01_a_confined_command_sees_no_home_and_no_secrets(open_with, run, ws, monkeypatch):
     monkeypatch.setenv("WARDEN_TEST_SECRET", "hunter2")
     runtime = await open_with(gating=False)
     task = await run(runtime, shell(
@@ -208,7 +208,7 @@ def test_bubblewrap_is_asked_for_every_containment_it_promises():
     assert argv[-4:] == ["--", "/bin/sh", "-c", "true"]
 
 
-async def test_a_named_pipe_in_the_workspace_is_snapshotted_and_restored_as_a_pipe(open_with, run, ws):
+async def test_f17_a_named_pipe_in_the_workspace_is_snapshotted_and_restored_as_a_pipe(open_with, run, ws):
     """Copying a pipe by opening it would hang the snapshot forever; it is recreated instead."""
     runtime = await open_with(gating=False)
     task = await run(runtime, shell("mkfifo pipe", "rm pipe && echo gone > gone.txt"))
@@ -220,7 +220,7 @@ async def test_a_named_pipe_in_the_workspace_is_snapshotted_and_restored_as_a_pi
     assert not (ws / "gone.txt").exists()
 
 
-async def test_shell_output_is_kept_in_a_bounded_ring(open_with, run, db):
+async def test_f15_shell_output_is_kept_in_a_bounded_ring(open_with, run, db):
     """Hardening finding 15: output used to be buffered whole (3 GB for a gigabyte of zeros)."""
     runtime = await open_with(gating=False)
     task = await run(runtime, shell("yes warden | head -c 100000000; echo; echo the end"))

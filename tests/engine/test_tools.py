@@ -79,7 +79,7 @@ async def test_an_oversized_argument_is_refused_at_submit(runtime, db, ws):
 
 
 @pytest.mark.parametrize("how", ["symlink loop", "name too long"])
-async def test_a_path_the_filesystem_cannot_resolve_fails_its_task_in_one_line(runtime, run, ws, how):
+async def test_f12_a_path_the_filesystem_cannot_resolve_fails_its_task_in_one_line(runtime, run, ws, how):
     """Hardening finding 12: bad paths fail their own task with a plain reason, not an internal error."""
     (ws / "loop").symlink_to(ws / "loop")
     path = {"symlink loop": "loop/x.txt", "name too long": "n" * 300 + ".txt"}[how]
