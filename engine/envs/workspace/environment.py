@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.envs.environment import Observation
-from engine.envs.workspace import snapshot
+from engine.envs.workspace import confined, snapshot
+from engine.envs.workspace.confined import EscapeError, SymlinkError
 from engine.envs.workspace.sandbox import Sandbox
 from engine.errors import WardenError
 from engine.programs.predicates import Form, register_forms
@@ -23,8 +24,7 @@ KIND = "workspace"
 LISTING_LIMIT = 200
 
 
-class EscapeError(WardenError):
-    """A path points outside the workspace, by `..`, an absolute path or a symlink."""
+__all__ = ["KIND", "EscapeError", "SymlinkError", "WorkspaceEnv"]
 
 
 def _text_body(body: Any) -> bool:
@@ -66,15 +66,16 @@ class WorkspaceEnv:
         return self._tools
 
     def resolve(self, relative: str) -> Path:
-        if not isinstance(relative, str) or not relative or "\x00" in relative:
-            raise EscapeError(f"not a usable path: {relative!r}")
+        """Where a workspace path is, normalised by its text (`confined.parts`), the last component not followed.
+
+        Refuses a path that leaves the root or has a symlink among its directories, as the
+        tools do. It is a look at the moment, not a guarantee: anything that acts on the
+        path walks it again by descriptor (`confined`), never through this `Path`.
+        """
         try:
-            candidate = (self.root / relative).resolve()
-        except (RuntimeError, OSError) as exc:  # a symlink loop, a name too long for the filesystem
-            raise EscapeError(f"not a usable path: {relative!r:.80} ({exc})") from None
-        if candidate != self.root and not candidate.is_relative_to(self.root):
-            raise EscapeError(f"{relative!r} escapes the workspace {self.root}")
-        return candidate
+            return confined.check_components(self.root, relative)
+        except OSError as exc:  # a name too long for the filesystem
+            raise EscapeError(f"not a usable path: {relative!r:.80} ({exc.strerror or exc})") from None
 
     async def reset(self, spec: Mapping[str, Any]) -> None:
         """The start state a task asks for: each of `files` ({path: text}) written; nothing else is removed."""
@@ -84,9 +85,11 @@ class WorkspaceEnv:
 
         def write() -> None:
             for relative, text in files.items():
-                target = self.resolve(relative)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8")
+                try:
+                    with confined.parent(self.root, relative, create=True) as (folder, name):
+                        confined.replace_file(folder, name, text.encode("utf-8"))
+                except OSError as exc:
+                    raise WardenError(f"cannot write {relative!r:.80}: {exc.strerror or exc}") from None
 
         await asyncio.to_thread(write)
 
@@ -98,21 +101,27 @@ class WorkspaceEnv:
 
     def _listing(self) -> tuple[list[str], bool]:
         """Paths breadth first, directories marked with `/`, at most `LISTING_LIMIT`."""
-        found, queue = [], [self.root]
+        found: list[str] = []
+        queue: list[tuple[str, ...]] = [()]
         while queue:
             folder = queue.pop(0)
+            try:  # by descriptor, never through a symlink: a swapped directory cannot list the outside
+                handle = confined.open_dir(self.root, "/".join(folder) or ".", folder)
+            except (OSError, EscapeError):
+                continue
             try:
-                children = sorted(os.scandir(folder), key=lambda e: e.name)
+                with os.scandir(handle) as entries:
+                    children = sorted(((e.name, e.is_dir(follow_symlinks=False)) for e in entries))
             except OSError:
                 continue
-            for child in children:
+            finally:
+                os.close(handle)
+            for name, is_dir in children:
                 if len(found) == LISTING_LIMIT:
                     return found, True
-                relative = os.path.relpath(child.path, self.root)
-                is_dir = child.is_dir(follow_symlinks=False)
-                found.append(relative + ("/" if is_dir else ""))
+                found.append("/".join((*folder, name)) + ("/" if is_dir else ""))
                 if is_dir:
-                    queue.append(Path(child.path))
+                    queue.append((*folder, name))
         return found, False
 
     async def _probe(self, predicate: dict) -> bool:
@@ -123,8 +132,7 @@ class WorkspaceEnv:
     async def fork(self, scratch: Path) -> "WorkspaceEnv":
         scratch.mkdir(parents=True, exist_ok=True)
         into = Path(tempfile.mkdtemp(prefix="fork-", dir=scratch))
-        await asyncio.to_thread(shutil.copytree, self.root, into, symlinks=True, dirs_exist_ok=True,
-                                copy_function=snapshot.copy_entry)
+        await asyncio.to_thread(snapshot.copy_workspace, self.root, into)
         return WorkspaceEnv(into, self.sandbox, owned=True)
 
     async def close(self) -> None:
@@ -140,16 +148,15 @@ class WorkspaceEnv:
 
     def _check(self, form: str, body: Any) -> bool:
         if form in ("exists", "absent"):
-            path = self.resolve(body)
-            return (path.exists() or path.is_symlink()) == (form == "exists")
+            return confined.lexists(self.root, body) == (form == "exists")
         if form == "text":
             try:
-                path = self.resolve(body["path"])
+                data = confined.read_regular(self.root, body["path"])
             except EscapeError:
                 return False
-            if not path.is_file():
+            if data is None:
                 return False
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = data.decode("utf-8", errors="replace")
             return text == body["equals"] if "equals" in body else body["contains"] in text
         raise WardenError(f"a workspace cannot check {form!r}")
 
@@ -163,4 +170,18 @@ class WorkspaceEnv:
         return snapshot.paths(saved)
 
     def overlaps(self, first: str, second: str) -> bool:
-        return snapshot.overlaps(first, second)
+        """Whether restoring one path could change the other.
+
+        Compared normalised (`x/../b.txt` is `b.txt`; an absolute path inside the root is
+        its relative path), and, where both exist, by inode: one file under two names, or
+        a directory holding the other under another name, overlaps too. A path that
+        cannot be normalised overlaps everything (refusing an undo is the safe answer).
+        """
+        try:
+            a, b = confined.normal(self.root, first), confined.normal(self.root, second)
+        except EscapeError:
+            return True
+        if snapshot.overlaps(a, b):
+            return True
+        mine, theirs = confined.identity(self.root, a), confined.identity(self.root, b)
+        return bool(mine and theirs) and (mine[-1] in theirs or theirs[-1] in mine)

@@ -1,15 +1,28 @@
 """File tools confined to the workspace; each one snapshots exactly the paths it changes.
 
+Every tool walks its path from the workspace root by descriptor and never follows a
+symlink (`confined`): a symlink among the directories of a path is refused, and a
+symlink as the last component is the link itself — delete removes the link, move moves
+the link, write replaces the link with a file, and append to a link is refused. A write
+never changes a file in place: it writes a new file beside it, syncs it and renames it
+over the name, so a hard link to a file elsewhere keeps its content; an append to a file
+with more than one link copies it first (the link is broken) and renames the copy over.
+
 Their bodies do blocking file work, so each runs on a worker thread.
 """
 
 from __future__ import annotations
 
 import asyncio
-import shutil
+import errno
+import os
+from contextlib import contextmanager
 from typing import Any
 
+from engine.envs.workspace import confined
 from engine.envs.workspace.environment import KIND, WorkspaceEnv
+from engine.envs.workspace.witness import APPEND_WITNESS
+from engine.errors import WardenError
 from engine.tier import Tier
 from engine.tools.registry import Tool, ToolError, ToolOutput
 
@@ -25,54 +38,95 @@ def _threaded(body):
     return run
 
 
+@contextmanager
+def _failing(tool: str, path: str):
+    """An operating system error as the tool's one-line failure, naming the path."""
+    try:
+        yield
+    except WardenError:
+        raise
+    except OSError as exc:
+        raise ToolError(f"{tool}: {path!r:.200}: {exc.strerror or exc}") from None
+
+
 def _write(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
-    target = env.resolve(args["path"])
-    if target.is_dir():
-        raise ToolError(f"fs.write: {args['path']} is a directory")
-    data = args["content"].encode()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
-    return ToolOutput(f"wrote {len(data)} bytes to {args['path']}", {"bytes": len(data)})
+    path, data = args["path"], args["content"].encode()
+    with _failing("fs.write", path):
+        if not confined.parts(env.root, path):
+            raise ToolError(f"fs.write: {path} is a directory")
+        with confined.parent(env.root, path, create=True) as (folder, name):
+            try:
+                confined.replace_file(folder, name, data)
+            except IsADirectoryError:
+                raise ToolError(f"fs.write: {path} is a directory") from None
+    return ToolOutput(f"wrote {len(data)} bytes to {path}", {"bytes": len(data)})
 
 
 def _append(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
-    target = env.resolve(args["path"])
-    if target.is_dir():
-        raise ToolError(f"fs.append: {args['path']} is a directory")
-    data = args["content"].encode()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("ab") as handle:
-        handle.write(data)
-    return ToolOutput(f"appended {len(data)} bytes to {args['path']}", {"bytes": len(data)})
+    path, data = args["path"], args["content"].encode()
+    with _failing("fs.append", path):
+        if not confined.parts(env.root, path):
+            raise ToolError(f"fs.append: {path} is a directory")
+        with confined.parent(env.root, path, create=True) as (folder, name):
+            try:
+                confined.append_file(folder, name, data)
+            except IsADirectoryError:
+                raise ToolError(f"fs.append: {path} is a directory") from None
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink
+                    raise ToolError(f"fs.append: {path} is a symlink; append never writes through one "
+                                    "(fs.write replaces the link with a file)") from None
+                if exc.errno in (errno.EINVAL, errno.ENXIO):
+                    raise ToolError(f"fs.append: {path} is not a regular file") from None
+                raise
+    return ToolOutput(f"appended {len(data)} bytes to {path}", {"bytes": len(data)})
 
 
 def _delete(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
-    target = env.resolve(args["path"])
-    if target == env.root:
-        raise ToolError("fs.delete: refusing to delete the workspace itself")
-    if target.is_dir() and not target.is_symlink():
-        shutil.rmtree(target)
-    elif target.exists() or target.is_symlink():
-        target.unlink()
-    else:
-        raise ToolError(f"fs.delete: {args['path']} does not exist")
-    return ToolOutput(f"deleted {args['path']}")
+    path = args["path"]
+    with _failing("fs.delete", path):
+        if not confined.parts(env.root, path):
+            raise ToolError("fs.delete: refusing to delete the workspace itself")
+        try:
+            with confined.parent(env.root, path) as (folder, name):
+                removed = confined.remove_at(folder, name)
+        except FileNotFoundError:
+            removed = False
+        if not removed:
+            raise ToolError(f"fs.delete: {path} does not exist")
+    return ToolOutput(f"deleted {path}")
 
 
 def _move(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
-    source, destination = env.resolve(args["src"]), env.resolve(args["dst"])
-    if not source.exists():
-        raise ToolError(f"fs.move: {args['src']} does not exist")
-    if destination.exists():
-        raise ToolError(f"fs.move: {args['dst']} already exists")
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    source.rename(destination)
-    return ToolOutput(f"moved {args['src']} to {args['dst']}")
+    src, dst = args["src"], args["dst"]
+    with _failing("fs.move", f"{src} → {dst}"):
+        source, destination = confined.parts(env.root, src), confined.parts(env.root, dst)
+        if not source or not destination:
+            raise ToolError("fs.move: refusing to move the workspace itself or onto it")
+        if destination[: len(source)] == source:
+            raise ToolError(f"fs.move: cannot move {src} into itself ({dst})")
+        try:
+            source_folder = confined.open_dir(env.root, src, source[:-1])
+        except FileNotFoundError:
+            raise ToolError(f"fs.move: {src} does not exist") from None
+        try:
+            if confined.lstat_at(source_folder, source[-1]) is None:
+                raise ToolError(f"fs.move: {src} does not exist")
+            with confined.parent(env.root, dst, create=True) as (folder, name):
+                if confined.lstat_at(folder, name) is not None:
+                    raise ToolError(f"fs.move: {dst} already exists")
+                os.rename(source[-1], name, src_dir_fd=source_folder, dst_dir_fd=folder)
+        finally:
+            os.close(source_folder)
+    return ToolOutput(f"moved {src} to {dst}")
 
 
 def _mkdir(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
-    env.resolve(args["path"]).mkdir(parents=True, exist_ok=True)
-    return ToolOutput(f"made directory {args['path']}")
+    path = args["path"]
+    with _failing("fs.mkdir", path):
+        names = confined.parts(env.root, path)
+        os.close(confined.open_dir(env.root, path, names, create=True))
+    return ToolOutput(f"made directory {path}")
 
 
 FILE_TOOLS = (
@@ -91,6 +145,7 @@ FILE_TOOLS = (
     Tool(
         name="fs.append",
         kind=KIND,
+        witness=APPEND_WITNESS,
         schema={"path": str, "content": str},
         run=_threaded(_append),
         tier=Tier.LOCAL_REVERSIBLE,
