@@ -6,15 +6,13 @@ import asyncio
 import hashlib
 from typing import Any
 
+from engine.envs.workspace import confined
 from engine.envs.workspace.environment import WorkspaceEnv
 from engine.tools.witness import Evidence, Witness
 
 
 def _read(env: WorkspaceEnv, path: str) -> bytes | None:
-    target = env.resolve(path)
-    if not target.is_file() or target.is_symlink():
-        return None
-    return target.read_bytes()
+    return confined.read_regular(env.root, path)
 
 
 async def _before(env: WorkspaceEnv, args: dict[str, Any]) -> dict[str, Any]:
