@@ -73,9 +73,9 @@ class Stepper:
             evidence = await self._evidence(env, tool, call, left)
             if evidence.ran is True:
                 return await self._confirm(env, tool, step, left, evidence)
-            if evidence.ran is False:
+            if evidence.ran is False:  # proven not to have run: it is a new step again
                 self.drop(left)
-                interrupted, left = False, {}
+                interrupted, left, evidence = False, {}, None
         ruling = self.gate.rule(call, tool.tier_for(call.args))
         verdict = ruling.verdict
         if self.gate.enabled:

@@ -135,3 +135,23 @@ async def test_f10_a_dangerous_step_interrupted_says_so_too(tmp_path):
         assert approval.reason.startswith("INTERRUPTED mid-dispatch by a crash: it may already have run")
     finally:
         await runtime.close()
+
+
+async def test_f10_a_dangerous_append_proven_not_to_have_run_is_asked_as_new(tmp_path):
+    """Evidence cuts both ways: proven not run, its new approval must not claim it may have run."""
+    home, ws = tmp_path / "home", tmp_path / "ws"
+    ws.mkdir()
+    home.mkdir()
+    (home / "policy.toml").write_text('[tools."fs.append"]\nlevel = "dangerous"\n')
+    (ws / "log.txt").write_text("")
+    task_id = await crash_after_effect(home, ws, APPEND)
+    (ws / "log.txt").write_text("")  # the write never reached the file
+    runtime = await resume(home, ws)
+    try:
+        [approval] = await runtime.pending_approvals()
+        assert approval.task_id == task_id and "INTERRUPTED" not in approval.reason
+        await runtime.approve(approval.id)
+        await runtime.run_until_idle()
+        assert (ws / "log.txt").read_text() == "line\n"
+    finally:
+        await runtime.close()
