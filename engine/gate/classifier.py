@@ -62,8 +62,8 @@ class Classifier:
             self.shell(str(call.args.get("command", "")), findings)
         else:
             for item in self.bank.calls:
-                if item.applies(call) and item.test(call):
-                    findings.hits.append(Hit(item, ""))
+                if item.applies(call) and (found := item.test(call)):
+                    findings.hits.append(Hit(item, found if isinstance(found, str) else ""))
             if prefix == "code":
                 self.analyser.code(normalise(str(call.args.get("code", ""))), findings, 0)
         return self.verdict(call, findings, declared_tier)
@@ -104,5 +104,7 @@ class Classifier:
         text = first.rule.reason
         if first.rule.id == "shell.unknown" and first.detail:
             text = f"runs {first.detail}, which is not on the read-only list"
+        elif first.rule.cite and first.detail:
+            text = f"{text}: {first.detail}"
         more = len(hits) - 1
         return text + (f" (+{more} more rule{'s' if more > 1 else ''})" if more else "")

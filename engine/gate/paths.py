@@ -1,7 +1,9 @@
-"""Which paths matter: filesystem roots, system trees, credentials, start-up files, disks.
+"""Which paths matter: filesystem roots, system trees, credentials, start-up files, disks,
+tool configuration, and the directories the system's own programs live in.
 
 Paths are folded first (`/tmp/../etc` is `/etc`, `$HOME/x` and `/home/alice/x` are `~/x`),
-so the patterns below stay short and the same for shell rules and file tools.
+so the patterns below stay short and the same for shell rules and file tools. Secret
+locations are also matched by globs (`/etc/shado?`), through `engine/gate/globs.py`.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from engine.gate.globs import HAS_GLOB, candidates, expand, has_letters, matches
 from engine.gate.memo import per_word
 
 _HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|~[A-Za-z0-9_.-]*|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")
@@ -45,11 +48,31 @@ STARTUP = re.compile(
 SECRETS = re.compile(
     r"(?:.*/)?(?:id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|[^/]*\.(?:pem|key|p12|pfx|kdbx|keystore|jks|ppk)"
     r"|\.env(?:\.[\w.-]+)?|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.my\.cnf|credentials(?:\.json)?"
-    r"|\.bash_history|\.zsh_history|secrets?\.(?:ya?ml|json|toml))"
-    r"|~/\.(?:ssh|aws|gnupg|kube|docker|azure|config/gcloud|password-store|vault-token)(?:/.*)?"
-    r"|/etc/(?:shadow|gshadow|passwd|sudoers|ssh/ssh_host_[^/]*key)|/proc/[^/]+/environ"
-    r"|/var/run/secrets(?:/.*)?|/run/secrets(?:/.*)?",
+    r"|\.bash_history|\.zsh_history|secrets?\.(?:ya?ml|json|toml)|\.(?:ssh|gnupg|aws|password-store)(?:/.*)?)"
+    r"|~/\.(?:kube|docker|azure|config/gcloud|config/gh|vault-token)(?:/.*)?"
+    r"|/etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_[^/]*key|ssl/private(?:/.*)?)"
+    r"|/proc/[^/]+/(?:task/[^/]+/)?environ|/var/run/secrets(?:/.*)?|/run/secrets(?:/.*)?",
 )
+# Concrete secret locations a glob is tried against (`/etc/shado?`, `~/.a*/c*`): SECRETS is a
+# pattern, and whether two patterns overlap is not cheap to decide, so its members stand in.
+SECRET_SAMPLES = (
+    "~/.ssh", "~/.ssh/id_rsa", "~/.ssh/id_ed25519", "~/.ssh/config", "~/.aws", "~/.aws/credentials", "~/.aws/config",
+    "~/.gnupg", "~/.gnupg/private-keys-v1.d", "~/.kube", "~/.kube/config", "~/.docker/config.json", "~/.azure",
+    "~/.config/gcloud", "~/.config/gh/hosts.yml", "~/.vault-token", "~/.password-store", "~/.netrc",
+    "~/.git-credentials", "~/.npmrc", "~/.pypirc", "~/.pgpass", "~/.my.cnf", "~/.bash_history", "~/.zsh_history",
+    "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key",
+    "/etc/ssh/ssh_host_ed25519_key", "/etc/ssl/private", "/proc/1/environ", "/proc/self/environ",
+    "/proc/1/task/1/environ", "/run/secrets", "/var/run/secrets/kubernetes.io/serviceaccount/token",
+)
+# Names that are secret wherever they are (the last component of a path), and directories
+# whose every file is.
+SECRET_NAMES = (
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ed25519_sk", "key.pem", "server.key", "cert.p12", "cert.pfx",
+    "vault.kdbx", "release.keystore", "release.jks", "putty.ppk", ".env", ".env.local", ".netrc", ".git-credentials",
+    ".npmrc", ".pypirc", ".pgpass", ".my.cnf", "credentials", "credentials.json", ".bash_history", ".zsh_history",
+    "secrets.yaml", "secret.json", "secrets.toml",
+)
+SECRET_DIRS = (".ssh", ".gnupg", ".aws", ".password-store")
 DEVICES = re.compile(
     r"/dev/(?:sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|nvme\d+(?:n\d+)?(?:p\d+)?|mmcblk\d+(?:p\d+)?"
     r"|disk\d+(?:s\d+)?|rdisk\d+(?:s\d+)?|md\d+|dm-\d+|mapper/.+|mem|kmem|port|root|sr\d+|loop\d+"
@@ -58,9 +81,37 @@ DEVICES = re.compile(
 )
 
 
+# Files and directories a tool reads to decide what to run: git's own directory (hooks,
+# config: core.fsmonitor runs on `git status`), a `HEAD` (with objects/ and refs/ beside it a
+# directory is a repository whose config git obeys), package and build scripts, Python
+# start-up files, version pins that pick the interpreter, editor tasks, and the dotfiles a
+# home directory holds (the workspace is HOME when commands run unconfined). See docs/gate.md.
+TOOL_CONFIG = re.compile(
+    r"(?:.*/)?(?:"
+    r"(?:\.git|\.githooks|\.hg|\.husky|\.config|\.direnv|\.yarn|\.cargo|\.bundle|\.pip|\.vscode|\.idea|\.kube|\.aws)(?:/.*)?"
+    r"|HEAD|\.gitconfig|\.gitattributes|\.gitmodules|\.lfsconfig|\.hgrc|\.pre-commit-config\.ya?ml|lefthook\.ya?ml"
+    r"|\.npmrc|\.yarnrc(?:\.ya?ml)?|package\.json|\.pnpmfile\.c?js|bunfig\.toml|deno\.jsonc?"
+    r"|makefile|gnumakefile|[^/]*\.mk|\.?justfile|taskfile\.ya?ml"
+    r"|\.envrc|\.tool-versions|\.python-version|\.ruby-version|\.?mise\.toml"
+    r"|pyproject\.toml|setup\.py|setup\.cfg|tox\.ini|noxfile\.py|conftest\.py|pytest\.ini|\.?pylintrc"
+    r"|sitecustomize\.py|usercustomize\.py|[^/]*\.pth|pip\.conf|pip\.ini|pyvenv\.cfg"
+    r"|cargo\.toml|build\.rs|rust-toolchain(?:\.toml)?|gemfile|rakefile|\.gemrc|\.irbrc"
+    r"|\.exrc|\.nvimrc|\.nvim\.lua|\.dir-locals\.el|\.curlrc|\.wgetrc"
+    r")",
+    re.I,
+)
+# Directories whose programs are the system's own: a program named by a path anywhere else
+# (`tools/ls`, `/tmp/ls`, `~/bin/ls`) may be something the agent wrote.
+SYSTEM_BIN = frozenset({"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"})
+
+
 @per_word(limit=256)
 def fold(path: str) -> str:
-    """Normalises a path for matching: home forms to `~`, `..` resolved, no trailing slash."""
+    """Normalises a path for matching: home forms to `~`, `..` resolved, no trailing slash.
+
+    Any user's home (`~alice`, `/home/alice`, `/root`) folds to `~`: whose home holds the
+    keys does not change what reading them means.
+    """
     path = path.strip().strip("'\"")
     if not path:
         return path
@@ -71,10 +122,12 @@ def fold(path: str) -> str:
     match = _HOME.match(path)
     if match:
         head, rest = match.group(0), path[match.end():]
-        if head.startswith("~") and len(head) > 1:
-            return path
         if ".." in rest.split("/"):
-            return posixpath.normpath("/home/_" + rest)
+            base = head if head.startswith("/") else "/home/_"
+            norm = posixpath.normpath(base + "/" + rest.lstrip("/"))
+            if norm != base and not norm.startswith(base + "/"):
+                return fold(norm)
+            rest = norm[len(base):]
         norm = posixpath.normpath("/" + rest.lstrip("/"))
         return "~" if norm == "/" else "~" + norm + ("/*" if rest.endswith("/*") and not norm.endswith("*") else "")
     if path.startswith("/"):
@@ -110,6 +163,61 @@ def is_startup(path: str) -> bool:
 @per_word(limit=256)
 def is_secret(path: str) -> bool:
     return SECRETS.fullmatch(fold(path)) is not None
+
+
+def may_be_secret(word: str) -> bool:
+    """A secret location, or a glob that could expand to one (`/etc/shado?`, `~/.ssh/*`, `*.pem`)."""
+    return any(_may_be_secret(alternative) for alternative in expand(word))
+
+
+@per_word(limit=256)
+def _may_be_secret(path: str) -> bool:
+    """A glob is tried against concrete secret locations sharing its literal prefix; its last
+    component against names that are secret anywhere, when it fixes a letter (`*` or `.*`
+    is any listing, not a secret in particular); each component against directories whose
+    every file is secret."""
+    folded = fold(path)
+    if SECRETS.fullmatch(folded):
+        return True
+    if HAS_GLOB.search(folded) is None:
+        return False
+    if folded.startswith(("/", "~")) and any(matches(folded, sample) for sample in candidates(folded, SECRET_SAMPLES)):
+        return True
+    parts = folded.split("/")
+    if has_letters(parts[-1]) and any(matches(parts[-1], name) for name in candidates(parts[-1], SECRET_NAMES)):
+        return True
+    return any(matches(part, name) for part in parts if part.startswith(".") and HAS_GLOB.search(part)
+               for name in candidates(part, SECRET_DIRS))
+
+
+@per_word(limit=256)
+def reaches_secret(directory: str) -> bool:
+    """True when a relative path read from `directory` could name a secret location (`/etc`, `~`, `/`)."""
+    base = fold(directory).rstrip("/") + "/"
+    return any(sample.startswith(base) for sample in SECRET_SAMPLES)
+
+
+@per_word(limit=256)
+def is_tool_config(path: str) -> bool:
+    """A file a tool reads to decide what to run (`.git/config`, `Makefile`, `package.json`, …).
+
+    Relative paths are normalised too (`a/../.git/config`), and a backslash counts as a
+    separator: case and separators vary by filesystem, and the conservative reading is
+    the one that matches.
+    """
+    text = path.strip().strip("'\"").replace("\\", "/")
+    if not text:
+        return False
+    return TOOL_CONFIG.fullmatch(posixpath.normpath(fold(text))) is not None
+
+
+@per_word(limit=256)
+def is_system_program(word: str) -> bool:
+    """A program found on the search path, or named by a path into the system's bin directories."""
+    if "/" not in word:
+        return True
+    folded = fold(word)
+    return folded.startswith("/") and posixpath.dirname(folded) in SYSTEM_BIN
 
 
 @per_word(limit=256)

@@ -1,7 +1,10 @@
-"""The read-only allowlist: commands that only read, with the flags that would make them write.
+"""The read-only allowlist: commands that only read, with the flags that would make them write or run.
 
 A command is safe only if it is on this list (or the policy's) and none of its forbidden
 flags or arguments appear; everything else that no rule rated is treated as dangerous.
+Flags that hand a listed program something to run, or a file of instructions that could
+say what to run (`man -P`, `less -k`, `sed -f`, `hash -p`, `kubectl --kubeconfig`), are
+forbidden too: the agent may have written that file.
 """
 
 from __future__ import annotations
@@ -15,10 +18,10 @@ _ANY = re.compile(r"(?!)")
 PLAIN: dict[str, re.Pattern[str]] = {
     name: _ANY
     for name in (
-        "ls dir vdir cat tac head tail wc pwd echo stat file du df which whereis type hash basename dirname"
+        "ls dir vdir cat tac head tail wc pwd echo stat file du df which whereis type basename dirname"
         " readlink realpath cal whoami id groups uname uptime ps pgrep true false test [ [[ sleep cut tr nl od"
-        " hexdump comm join paste column diff cmp md5sum sha1sum sha256sum sha512sum b2sum cksum sum less more"
-        " man info help printenv locale nproc free lsblk lscpu lsusb lspci fold fmt expand unexpand rev numfmt"
+        " hexdump comm join paste column diff cmp md5sum sha1sum sha256sum sha512sum b2sum cksum sum"
+        " info help locale nproc free lsblk lscpu lsusb lspci fold fmt expand unexpand rev numfmt"
         " seq factor expr jq yq tree cd pushd popd dirs jobs wait printf getconf tty logname users who w last"
         " lsof top htop vmstat iostat uniq strings look apropos whatis zcat zless zgrep bzcat xzcat md5 shasum"
         " : function exit return shift unset local"
@@ -36,6 +39,10 @@ PLAIN.update(
         "hostname": re.compile(r"^(?!-[fsdiIaA]\b)\S|\s[^-]"),
         "xxd": re.compile(r"(?:^|\s)-r"),
         "env": re.compile(r"\S"),
+        "hash": re.compile(r"(?:^|\s)-\w*p"),
+        "man": re.compile(r"(?:^|\s)(?:-\w*[PHlR]|--pager|--html|--local-file|--recode)"),
+        "less": re.compile(r"(?:^|\s)(?:-\w*k|--lesskey)"),
+        "more": _ANY,
         "dmesg": re.compile(r"-c|-C|--clear|--console"),
         "uniq": re.compile(r"^(?:-\S+\s+)*[^-\s]\S*\s+[^-\s]"),
         "ps": re.compile(r"(?!)"),
@@ -75,7 +82,8 @@ _SUBCOMMAND_CLIS = frozenset(
 )
 _CLI_FORBIDDEN = re.compile(
     r"(?:^|\s)(?:--(?:delete|purge|force|remove|yes|exec|execute|alter|create|add|reset-offsets|output-file|out"
-    r"|to-file|outfile|pre|post)|-o\s+\S+\.\w+|--output[= ]\S+\.\w+|>)|get-secret-value-to-file|download(?!.*--no-file)"
+    r"|to-file|outfile|pre|post|kubeconfig|config)|-o\s+\S+\.\w+|--output[= ]\S+\.\w+|>)|get-secret-value-to-file"
+    r"|download(?!.*--no-file)"
 )
 _KAFKA = re.compile(r"--(?:list|describe)\b")
 _KAFKA_WRITE = re.compile(r"--(?:delete|alter|create|add|remove|reset-offsets|execute|topic-white-list-write)\b")
@@ -121,7 +129,7 @@ def read_only(cmd: Command, extra: frozenset[str] = frozenset()) -> bool:
 
 
 def _sed(cmd: Command) -> bool:
-    return _SED_WRITE.search(cmd.text) is None
+    return _SED_WRITE.search(cmd.text) is None and not cmd.flags & {"-f", "--file"}
 
 
 def _awk(cmd: Command) -> bool:

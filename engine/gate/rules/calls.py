@@ -6,7 +6,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from engine.gate.paths import escapes_workspace, is_auth_file, is_root, is_secret, is_startup, is_system
+from engine.gate.paths import escapes_workspace, is_auth_file, is_root, is_secret, is_startup, is_system, is_tool_config
 from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, LOCAL, CallRule
 from engine.gate.verdict import Level
 from engine.tier import Tier
@@ -85,6 +85,13 @@ def _paths(call: ToolCall) -> list[str]:
     return [p for p in (_s(call, "path"), _s(call, "src"), _s(call, "dst")) if p]
 
 
+def _tool_config(call: ToolCall) -> str | None:
+    """The first tool configuration path a file call changes (reading, listing and stat do not)."""
+    if call.tool in ("fs.read", "fs.list", "fs.stat"):
+        return None
+    return next((path for path in _paths(call) if is_tool_config(path)), None)
+
+
 def _label(call: ToolCall) -> str:
     return " ".join(_s(call, k) for k in ("name", "text", "label", "selector", "role", "target") if k != "text"
                     or call.tool.endswith(("click", "tap")))
@@ -121,6 +128,12 @@ RULES = [
     _r("fs.tool-auth-file", CATASTROPHIC, "fs creds", "changes an account, sudo or boot file", "fs.*",
        lambda c: any(is_auth_file(p) for p in _paths(c)) and c.tool != "fs.read", IRREVERSIBLE,
        examples=(_fs("fs.write", path="/etc/passwd", content="x"),), counter=(_fs("fs.write", path="passwd", content="x"),)),
+    CallRule("fs.tool-config", DANGEROUS, ("exec", "injection"),
+             "changes a tool's configuration, hooks or build script (later commands run what it names)",
+             ("fs.*",), _tool_config, LOCAL, cite=True,
+             examples=(_fs("fs.append", path=".git/config", content="x"), _fs("fs.move", src="x", dst=".git/hooks/pre-commit"),
+                       _fs("fs.write", path="Makefile", content="x"), _fs("fs.mkdir", path=".vscode")),
+             counter=(_fs("fs.write", path="src/app.py", content="x"), _fs("fs.read", path=".git/config"))),
     _r("fs.tool-system", DANGEROUS, "fs", "changes a file under a system directory", "fs.*",
        lambda c: any(is_system(p) for p in _paths(c)) and c.tool != "fs.read", IRREVERSIBLE,
        examples=(_fs("fs.write", path="/etc/hosts", content="x"), _fs("fs.mkdir", path="/usr/local/x")),

@@ -6,31 +6,79 @@ import re
 
 from engine.gate.paths import is_secret
 from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, any_operand, rule
+from engine.gate.shell.view import Command
 
-_READERS = ("cat tac head tail less more strings xxd od base64 grep rg cp tar zip gpg openssl awk sed nl bat"
-            " hexdump vim vi nano")
+# Variables that make a program load or run something else, or read its configuration
+# (and so its hooks) from somewhere else: HOME and XDG_CONFIG_HOME move ~/.gitconfig.
 _HOOK_VARIABLE = re.compile(
-    r"LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL"
-    r"|GIT_SSH(?:_COMMAND)?|GIT_EXTERNAL_DIFF|GIT_EDITOR|GIT_ASKPASS|SSH_ASKPASS|BASH_ENV|ENV"
-    r"|PROMPT_COMMAND|PATH|PYTHONPATH|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|PERL5LIB|RUBYOPT"
-    r"|LESSOPEN|CRASHPAGER|BUNDLE_GEMFILE|GIT_CONFIG_\w+|GIT_DIR|GIT_WORK_TREE|IFS|HISTFILE"
+    r"LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PAGER|MANPAGER|EDITOR|VISUAL|SSH_ASKPASS|BASH_ENV|ENV"
+    r"|PROMPT_COMMAND|PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONUSERBASE|NODE_OPTIONS|NODE_PATH|PERL5OPT"
+    r"|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|LESSOPEN|LESSCLOSE|LESSKEY\w*|CRASHPAGER|BUNDLE_GEMFILE|GIT_\w+|IFS|HISTFILE"
+    r"|HOME|ZDOTDIR|XDG_CONFIG_\w+|KUBECONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|DOCKER_CONFIG"
+    r"|CLOUDSDK_CONFIG|(?i:npm_config_\w+)|BROWSER|MANOPT"
 )
-_HOOK_EXPORT = re.compile(r"(?:^|\s)(?:LD_PRELOAD|LD_LIBRARY_PATH|DYLD_\w+|PROMPT_COMMAND|BASH_ENV|PATH|HISTFILE|PAGER)=")
+_DECLARES = frozenset({"export", "declare", "typeset", "readonly", "local"})
+_READS_INTO = frozenset({"read", "mapfile", "readarray", "getopts"})
+_DUMPS = frozenset({"export", "declare", "typeset", "readonly", "local", "set"})
+_PS_VALUES = frozenset("-o -O -p -u -U -g -G -t -C -q --format --pid --user --group --sort -s --sid --ppid".split())
+_JQ_ENV = re.compile(r"(?<![.\w$/-])env\b(?!\.(?:json|ya?ml|toml|txt|lock)\b)|\$ENV\b|\benvsubst\b")
 
 
-def _reads_key(cmd) -> bool:
-    return any_operand(cmd, _key_file) and cmd.name != "ls"
+def _assigned(cmd: Command) -> list[str]:
+    """Variable names a command sets: `export X=…`, `printf -v X`, `read X`, `mapfile X`."""
+    if cmd.name in _DECLARES:
+        return [a.split("=", 1)[0].rstrip("+") for a in cmd.args if "=" in a]
+    if cmd.name == "printf":
+        return [cmd.args[i + 1] for i, a in enumerate(cmd.args[:-1]) if a == "-v"]
+    if cmd.name in _READS_INTO:
+        return list(cmd.operands)
+    return []
 
 
-def _key_file(path: str) -> bool:
-    return is_secret(path) and not path.startswith("/etc/passwd")
+def _hooks(cmd: Command) -> bool:
+    return any(_HOOK_VARIABLE.fullmatch(k) for k in cmd.env) or any(_HOOK_VARIABLE.fullmatch(k) for k in _assigned(cmd))
+
+
+def _dumps_environment(cmd: Command) -> bool:
+    """`printenv`, `export -p`, bare `set`/`declare`/`local`, `ps e`, `jq -n env`: all print variables."""
+    if cmd.name == "printenv":
+        return True
+    if cmd.name in _DUMPS:
+        return not any("=" in a for a in cmd.operands) and (cmd.name != "set" or not cmd.args) and (
+            cmd.name not in ("export", "readonly", "local") or not cmd.operands)
+    if cmd.name == "ps":
+        return _ps_environment(cmd.args)
+    return _JQ_ENV.search(cmd.text) is not None
+
+
+def _ps_environment(args: tuple[str, ...]) -> bool:
+    """BSD-style `ps e…` (a word of letters without a dash) or `-E` shows each process's environment."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _PS_VALUES:
+            skip = True
+        elif arg == "-E" or (arg.isalpha() and "e" in arg):
+            return True
+        elif arg.isalpha() and any(ch in arg for ch in "oOpUtkq"):
+            skip = True
+    return False
 
 
 RULES = [
-    rule("creds.read-secret", DANGEROUS, "creds", "reads private keys, cloud credentials or password files",
-         names=_READERS, test=lambda c: _reads_key(c) and "/etc/passwd" not in c.operands,
-         examples=["cat ~/.ssh/id_rsa", "cat ~/.aws/credentials", "cat /etc/shadow", "cat .env"],
-         counter=["cat /etc/passwd /etc/group", "cat README.md"]),
+    rule("creds.read-secret", DANGEROUS, "creds", "reads a secret location (keys, credentials, password hashes, environ)",
+         trigger=True, cite=True,
+         examples=["cat ~/.ssh/id_rsa", "sort ~/.aws/credentials", "cat < /etc/shadow", "cat .env", "cat /etc/shado?",
+                   "cd ~/.ssh && paste id_rsa", "date -f ~/.ssh/id_rsa", "ls ~/.ssh | xargs cat"],
+         counter=["cat /etc/passwd /etc/group", "cat README.md", "ls -la ~/.ssh", "cat *.txt"]),
+    rule("creds.env-dump", DANGEROUS, "creds", "prints the environment, where tokens and passwords often live",
+         names="printenv export declare typeset readonly local set ps jq yq", test=_dumps_environment,
+         examples=["printenv", "printenv API_TOKEN", "env", "export -p", "set", "declare -x", "ps eww", "jq -n env"],
+         counter=["ps aux", "ps -ef", "set -e", "jq .env package.json", "export FOO=bar"]),
+    rule("creds.secret-variable", DANGEROUS, "creds", "expands a variable named like a secret (token, password, key)",
+         trigger=True, cite=True, examples=["echo $GITHUB_TOKEN", "printf %s \"$DB_PASSWORD\""],
+         counter=["echo $HOME", "echo '$GITHUB_TOKEN'"]),
     rule("creds.delete-key", DANGEROUS, "creds fs", "deletes key material", names="rm shred unlink",
          test=lambda c: any_operand(c, is_secret), examples=["rm ~/.ssh/id_rsa"], counter=["rm a.txt"]),
     rule("creds.account", DANGEROUS, "creds", "creates, changes or deletes user accounts and passwords",
@@ -55,8 +103,8 @@ RULES = [
          examples=["vault kv destroy -versions=1 secret/x", "doppler secrets delete API_KEY", "op item delete 4f3b2c"],
          counter=["vault kv list secret/"]),
     rule("creds.env-hook", DANGEROUS, "creds injection", "sets a variable that makes programs load or run attacker code", scope="env",
-         test=lambda c: any(_HOOK_VARIABLE.fullmatch(k) for k in c.env)
-         or (c.name in ("export", "declare", "typeset", "readonly", "local") and _HOOK_EXPORT.search(c.text) is not None),
-         examples=["export LD_PRELOAD=/tmp/evil.so", "PAGER='sh -c id' git -p help", "CRASHPAGER=/tmp/x crash -h"],
-         counter=["VAR=value echo test", "export FOO=bar"]),
+         test=_hooks,
+         examples=["export LD_PRELOAD=/tmp/evil.so", "PAGER='sh -c id' git -p help", "CRASHPAGER=/tmp/x crash -h",
+                   "PATH=tools:$PATH; ls", "HOME=. git status", "printf -v PATH %s tools", "local GIT_DIR=x"],
+         counter=["VAR=value echo test", "export FOO=bar", "FOO=1", "printf -v x %s 1"]),
 ]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from engine.gate.paths import is_startup
+from engine.gate.paths import is_startup, is_tool_config
 from engine.gate.rules.model import DANGEROUS, IRREVERSIBLE, any_operand, rule
-
-_WRITERS = frozenset({"cp", "mv", "tee", "install", "ln", "sed", "touch", "chmod", "rm"})
+from engine.gate.shell.writes import WRITERS, written
 
 
 def _log_path(path: str) -> bool:
@@ -13,15 +12,30 @@ def _log_path(path: str) -> bool:
 
 
 def _writes_startup(cmd) -> bool:
-    if not cmd.redirects and cmd.name not in _WRITERS:
+    if not cmd.redirects and cmd.name not in WRITERS:
         return False
-    targets = cmd.out_targets()
-    if cmd.name in _WRITERS and cmd.operands:
-        targets = [*targets, cmd.operands[-1]] if cmd.name not in ("tee", "sed", "rm", "chmod") else [*targets, *cmd.operands]
-    return any(is_startup(t) for t in targets)
+    for path in written(cmd):
+        if is_startup(path):
+            return True
+    return False
+
+
+def _writes_tool_config(cmd) -> str | None:
+    """The first tool configuration file the command writes, named for the approver."""
+    if not cmd.redirects and cmd.name not in WRITERS:
+        return None
+    for path in written(cmd):
+        if is_tool_config(path):
+            return path
+    return None
 
 
 RULES = [
+    rule("fs.write-tool-config", DANGEROUS, "exec injection", "writes a tool's configuration, hooks or build script (later "
+         "commands run what it names)", test=_writes_tool_config, cite=True,
+         examples=["echo '[core] fsmonitor = ./x' >> .git/config", "cp x .git/hooks/pre-commit", "tee Makefile",
+                   "sed -i s/a/b/ package.json", "cd .git && echo x >> config", "mkdir -p .vscode"],
+         counter=["echo x >> notes.txt", "cat .git/config", "cp notes.txt notes.bak"]),
     rule("evasion.startup-file", DANGEROUS, "evasion", "changes a shell start-up file, autostart entry or service unit",
          test=_writes_startup, tier=IRREVERSIBLE,
          examples=["echo backdoor >> ~/.bashrc", "cp evil.service /etc/systemd/system/", "tee -a ~/.ssh/authorized_keys"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.gate.paths import is_system_program
 from engine.gate.rules.model import CATASTROPHIC, COMPENSABLE, DANGEROUS, IRREVERSIBLE, rule
 
 RULES = [
@@ -33,9 +34,10 @@ RULES = [
          examples=[":(){ :|:& };:", "bomb(){ bomb|bomb& };bomb"], counter=["f(){ echo hi; }; f"]),
     rule("exec.source", DANGEROUS, "exec", "runs a file's commands in the current shell", names="source .",
          examples=["source /tmp/malicious.sh", ". /tmp/evil.sh"], counter=["cat /tmp/evil.sh"]),
-    rule("exec.local-program", DANGEROUS, "exec", "runs a program from a path (not a known tool)", scope="path",
-         test=lambda c: "/" in c.argv[0] and c.argv[0].startswith((".", "~")) if c.argv else False,
-         examples=["./backdoor.sh", "./rename.sh x"], counter=["ls ./x"]),
+    rule("exec.local-program", DANGEROUS, "exec", "runs a program named by a path outside the system's bin directories",
+         scope="path", test=lambda c: bool(c.argv) and not is_system_program(c.argv[0]), cite=True,
+         examples=["./backdoor.sh", "./rename.sh x", "tools/ls", "/tmp/ls -la", "env tools/ls", "tools/env ls"],
+         counter=["ls ./x", "/usr/bin/ls", "/bin/cat x"]),
     rule("exec.windows-script", DANGEROUS, "exec windows", "runs a Windows batch or script file", scope="path",
          test=lambda c: bool(c.argv) and c.argv[0].lower().endswith((".bat", ".cmd", ".ps1", ".vbs", ".exe", ".msi")),
          examples=["malware.bat", "setup.exe /S"], counter=["cat malware.bat"]),

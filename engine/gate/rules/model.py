@@ -28,6 +28,8 @@ class Rule:
     reverse shells, unparsable input) rather than by matching one command. `first` lists
     the first operands (subcommands) the rule can match at all, and is filled in from
     `sub`; the bank uses it so that `git status` is not tried against `git push` rules.
+    A rule with `cite=True` names what it found (its test returns that text) in the
+    approver's reason: "writes a tool's configuration: .git/config".
     """
 
     id: str
@@ -49,6 +51,7 @@ class Rule:
     scope: str = ""
     examples: tuple[str, ...] = ()
     counter: tuple[str, ...] = ()
+    cite: bool = False
 
     def scan(self, text: str, lowered: str) -> bool:
         """For raw-text rules: cheap literal pre-check, then the (bounded) pattern."""
@@ -125,7 +128,7 @@ def any_operand(cmd: Command, check: Callable[[str], object]) -> bool:
 
 @dataclass(frozen=True)
 class CallRule:
-    """A rule over a non-shell tool call (files, HTTP, browser, desktop, phone, code)."""
+    """A rule over a non-shell tool call (files, HTTP, browser, desktop, phone, code); `cite` as for `Rule`."""
 
     id: str
     level: Level
@@ -136,6 +139,7 @@ class CallRule:
     tier: Tier = LOCAL
     examples: tuple[dict[str, Any], ...] = ()
     counter: tuple[dict[str, Any], ...] = ()
+    cite: bool = False
 
     def applies(self, call: ToolCall) -> bool:
         return any(call.tool == t or (t.endswith(".*") and call.tool.startswith(t[:-1])) for t in self.tools)
@@ -144,7 +148,7 @@ class CallRule:
 def rule(id: str, level: Level, themes: str, reason: str, *, names: str = "", tier: Tier = LOCAL,
          sub: str = "", first: str = "", flags: str = "", args: str | None = None, operand: str | None = None,
          target: str | None = None, test: Callable[[Command], bool] | None = None, trigger: bool = False,
-         raw: str = "", needles: str = "", scope: str = "",
+         raw: str = "", needles: str = "", scope: str = "", cite: bool = False,
          examples: tuple[str, ...] | list[str] = (), counter: tuple[str, ...] | list[str] = ()) -> Rule:
     """Compact constructor used by the rule modules: space-separated names, subcommands, flags and themes."""
     path = tuple(sub.split())
@@ -157,7 +161,7 @@ def rule(id: str, level: Level, themes: str, reason: str, *, names: str = "", ti
         args=re.compile(args) if args else None, operand=re.compile(operand) if operand else None,
         target=re.compile(target) if target else None, test=test, trigger=trigger, raw=raw,
         needles=tuple(needles.split()), scope=scope or ("redirect" if target else ""),
-        examples=tuple(examples), counter=tuple(counter),
+        examples=tuple(examples), counter=tuple(counter), cite=cite,
     )
 
 
@@ -171,7 +175,14 @@ class Hit:
 
 @dataclass(slots=True)
 class Findings:
-    """Everything the analysis of one call found: fired rules and commands nobody vouches for."""
+    """Everything the analysis of one call found: fired rules and commands nobody vouches for.
+
+    `cwd` is where the script has moved to (`cd ~/.ssh`), None while it is where it started:
+    relative paths after a `cd` are read against it. `globs` counts the glob words tried
+    against secret locations, which the analysis bounds.
+    """
 
     hits: list[Hit] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
+    cwd: str | None = None
+    globs: int = 0

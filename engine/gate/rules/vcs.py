@@ -2,7 +2,35 @@
 
 from __future__ import annotations
 
+import re
+
 from engine.gate.rules.model import DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.shell.view import Command
+
+# Configuration keys whose value git runs (or that pull in more configuration): keys are
+# case-insensitive, so `Core.FSMonitor` is the same key.
+_EXEC_KEY = re.compile(
+    r"(?i)core\.(?:pager|sshcommand|editor|fsmonitor|hookspath|gitproxy|askpass|alternaterefscommand)"
+    r"|(?:alias|diff|merge|filter|difftool|mergetool|pager|browser|man|submodule|include|includeif|credential|gpg"
+    r"|sequence|interactive|uploadpack|protocol|sendemail|instaweb|web|trailer)\..+|init\.templatedir"
+    r"|remote\..+\.(?:uploadpack|receivepack|vcs)"
+)
+
+
+def _exec_config(cmd: Command) -> bool:
+    """A `-c key=value` / `--config-env=key=VAR` or a `git config` key that names a program to run."""
+    args = cmd.args
+    keys: list[str] = []
+    for i, arg in enumerate(args):
+        if arg in ("-c", "--config-env") and i + 1 < len(args):
+            keys.append(args[i + 1])
+        elif arg.startswith("-c") and len(arg) > 2:
+            keys.append(arg[2:])
+        elif arg.startswith("--config-env="):
+            keys.append(arg.partition("=")[2])
+    if cmd.operands[:1] == ("config",):
+        keys.extend(cmd.operands[1:])
+    return any(_EXEC_KEY.fullmatch(key.partition("=")[0]) for key in keys)
 
 RULES = [
     rule("git.reset-hard", DANGEROUS, "fs", "git reset --hard throws away uncommitted work", names="git", sub="reset",
@@ -42,8 +70,10 @@ RULES = [
     rule("git.worktree-remove", DANGEROUS, "fs", "removes a linked worktree and its files", names="git",
          sub="worktree remove", examples=["git worktree remove --force /tmp/wt"], counter=["git worktree list"]),
     rule("git.config-exec", DANGEROUS, "injection exec", "git configuration that runs programs (pager, ssh, hooks, aliases)",
-         names="git", args=r"(?:-c\s?|--config-env[ =]|config\s+\S*\s*)(?:core\.(?:pager|sshCommand|editor|fsmonitor|hooksPath|gitProxy)|alias\.\S+=!|diff\.\S+\.textconv|filter\.|includeIf|submodule\.recurse|uploadpack|credential\.helper)",
-         examples=["git -c core.pager='sh -c id' log", "git -c alias.x='!sh' x"], counter=["git -c color.ui=never log"]),
+         names="git", args=r"(?:^|\s)(?:-c|--config-env)|config", test=_exec_config,
+         examples=["git -c core.pager='sh -c id' log", "git -c alias.x='!sh' x", "git config core.fsmonitor ./x",
+                   "git -c Core.FSMonitor=x status", "git -c include.path=cfg status", "git config --local core.hooksPath h"],
+         counter=["git -c color.ui=never log", "git config user.name x"]),
     rule("git.config-write", DANGEROUS, "fs", "changes git configuration", names="git", sub="config",
          test=lambda c: not c.flags & {"--get", "--list", "-l", "--get-all", "--get-regexp"},
          examples=["git config user.name x"], counter=["git config --get user.name"]),

@@ -14,6 +14,7 @@ from engine.gate.memo import per_word
 from engine.gate.paths import is_auth_file, is_root, is_startup, is_system
 from engine.gate.rules import Bank
 from engine.gate.rules.model import Check, Findings, Hit
+from engine.gate.shell import reads
 from engine.gate.shell.decode import simulate
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import PRIVILEGED, skip_options, unwrap
@@ -43,6 +44,7 @@ _BARE_IFS = re.compile(r"\$IFS(?!\w)")
 _SUBSTITUTION = re.compile(r"^\$\((.*)\)$|^`(.*)`$", re.S)
 _XARGS_VALUES = frozenset("-I -a -d -E -L -n -P -s --arg-file --delimiter --max-args --max-procs --max-lines --eof".split())
 _PARALLEL_VALUES = frozenset("-j -S -a --jobs --sshlogin --results --arg-file --joblog --tmpdir --delay --timeout -N --colsep -d --sshloginfile --basefile --workdir --env".split())
+_SETS_VARIABLES = frozenset("export declare typeset readonly local printf read mapfile readarray getopts".split())
 _SSH_VALUES = frozenset("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B".split())
 
 
@@ -111,11 +113,27 @@ class Analyser:
         else:
             upstream, stages = "", []
         cmd = Command(tuple(un.argv), tuple(sc.redirects), {**sc.env, **un.env}, sc.stdin, bool(sc.upstream),
-                      tuple(un.launchers), sc.dynamic_name and not un.launchers, upstream, un.name)
+                      tuple(un.launchers), sc.dynamic_name and not un.launchers, upstream, un.name, cwd=findings.cwd)
         for launcher in un.launchers:
             if launcher in PRIVILEGED:
                 self.hit(findings, "exec.privileged", " ".join(sc.argv))
         self.command(cmd, findings, depth, via, stages)
+        self.reads(sc, un.argv, un.name, findings)
+
+    def reads(self, sc: SimpleCommand, program: list[str], name: str, findings: Findings) -> None:
+        """Secrets the command could read, environment variables named like secrets, and where a `cd` goes."""
+        if name in ("cd", "pushd", "popd") and not sc.nested:
+            findings.cwd = reads.moved(findings.cwd, program)
+            return
+        targets = [r.target for r in sc.redirects] if sc.redirects else []
+        found = reads.secret_read(sc.argv, program, name, targets, findings, sc.nested or sc.feeds,
+                                  [c.argv for c in sc.inner] if sc.inner else [])
+        if found is not None:
+            self.hit(findings, "creds.read-secret", found)
+        for variable in sc.expanded:
+            if reads.SECRET_VARIABLE.search(variable):
+                self.hit(findings, "creds.secret-variable", "$" + variable)
+                break
 
     def command(self, cmd: Command, findings: Findings, depth: int, via: str = "",
                 stages: list[tuple[list[str], str | None]] | None = None) -> None:
@@ -124,19 +142,23 @@ class Analyser:
         hits = findings.hits
         argv = cmd.argv
         for item, match in self.generic(cmd):
-            if match(cmd):
-                hits.append(Hit(item, " ".join(argv)))
+            found = match(cmd)
+            if found:
+                hits.append(Hit(item, found if item.cite and isinstance(found, str) else " ".join(argv)))
                 matched = True
         if not argv:
             if any(w in ("chroot", "su", "sudo", "doas", "runuser") for w in cmd.wrappers):
                 self.hit(findings, "exec.shell-spawn", " ".join(cmd.wrappers))
+            if "env" in cmd.wrappers:
+                self.hit(findings, "creds.env-dump", " ".join(cmd.wrappers))
             return
         if cmd.dynamic_name:
             self.hit(findings, "exec.dynamic-command", argv[0])
             matched = True
         for item, match in self.bank.candidates(cmd.name, cmd.operands[0] if cmd.operands else None):
-            if match(cmd):
-                hits.append(Hit(item, " ".join(argv)))
+            found = match(cmd)
+            if found:
+                hits.append(Hit(item, found if item.cite and isinstance(found, str) else " ".join(argv)))
                 matched = named = True
         handled = self.follow(cmd, findings, depth, via, stages, named)
         if not matched and not handled and not readonly.read_only(cmd, self.extra):
@@ -148,7 +170,7 @@ class Analyser:
         scoped = self.bank.scoped_checks
         if cmd.redirects:
             generic = generic + scoped.get("redirect", [])
-        if cmd.env or cmd.name in ("export", "declare", "typeset", "readonly", "local"):
+        if cmd.env or cmd.name in _SETS_VARIABLES:
             generic = generic + scoped.get("env", [])
         if cmd.argv and ("/" in cmd.argv[0] or "." in cmd.argv[0]):
             generic = generic + scoped.get("path", [])
@@ -359,7 +381,7 @@ class Analyser:
                 continue
             i += 1
         inner = args[i:] or ["echo"]
-        text = simulate(stages) if stages else None
+        text = simulate(stages) if stages else cmd.stdin
         if text is not None:
             tokens = text.split()[:16]
             if replace:
@@ -367,7 +389,17 @@ class Analyser:
             else:
                 inner = inner + tokens
         self.simple(SimpleCommand(inner), findings, depth, via="xargs")
+        if text is None and reads.opaque(inner) and self.opaque_input(cmd, stages):
+            self.hit(findings, "creds.read-secret", "paths read at run time: " + (cmd.upstream or " ".join(cmd.argv)))
         return True
+
+    @staticmethod
+    def opaque_input(cmd: Command, stages: list[tuple[list[str], str | None]]) -> bool:
+        """True when xargs's items could be any path: read from a file, or printed by a program
+        that does not only print names it was given (`cat list | xargs cat`)."""
+        if cmd.flags & {"-a", "--arg-file"} or any(not r.writes and r.op.startswith("<") for r in cmd.redirects):
+            return True
+        return any(reads.opaque(argv) for argv, _stdin in stages)
 
     def parallel(self, cmd: Command, findings: Findings, depth: int) -> bool:
         args = list(cmd.args)

@@ -6,6 +6,7 @@ program the script could start shows up as one `SimpleCommand` with its decoded 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import tree_sitter_bash
@@ -41,7 +42,13 @@ class Redirect:
 
 @dataclass(slots=True)
 class SimpleCommand:
-    """A program the script starts, with what feeds its stdin and where its output goes."""
+    """A program the script starts, with what feeds its stdin and where its output goes.
+
+    `feeds` says its output is piped into a later stage (`nested` that it becomes words of
+    another command, `inner` lists the commands whose output becomes its own words);
+    `expanded` names the variables its words take from the environment. A bare assignment
+    (`PATH=tools`) is a command with no argv and that `env`.
+    """
 
     argv: list[str]
     env: dict[str, str] = field(default_factory=dict)
@@ -50,6 +57,9 @@ class SimpleCommand:
     upstream: list["SimpleCommand"] = field(default_factory=list)
     dynamic_name: bool = False
     nested: bool = False
+    feeds: bool = False
+    expanded: list[str] = field(default_factory=list)
+    inner: list["SimpleCommand"] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -87,7 +97,7 @@ class _Walker:
         elif kind == "pipeline":
             self.pipeline(node, depth, nested)
         elif kind == "variable_assignment":
-            self.assign(node, depth, nested)
+            self.assign(node, depth, nested, bare=True)
         elif kind == "declaration_command":
             self.declaration(node, depth, nested)
         elif kind == "function_definition":
@@ -115,6 +125,8 @@ class _Walker:
             if stage is not None:
                 stage.upstream = upstream[-MAX_UPSTREAM:]
                 upstream.append(stage)
+        for stage in upstream[:-1]:
+            stage.feeds = True
 
     def redirected(self, node: Node, depth: int, nested: bool) -> None:
         body = node.child_by_field_name("body")
@@ -128,12 +140,17 @@ class _Walker:
         self.attach(holder, redirects, depth, nested)
         self.script.commands.append(holder)
 
-    def assign(self, node: Node, depth: int, nested: bool) -> None:
+    def assign(self, node: Node, depth: int, nested: bool, bare: bool = False) -> None:
+        """Remembers the value for later words; a `bare` assignment is also a command of its own,
+        as `PATH=tools` changes what every later command name finds."""
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name is not None and name.text:
             text = " ".join(self.decoder.fields(value)) if value is not None else ""
-            self.variables[self.decoder.raw(name)] = text
+            key = self.decoder.raw(name)
+            self.variables[key] = text
+            if bare:
+                self.script.commands.append(SimpleCommand([], env={key: text}, nested=nested))
         if value is not None:
             self.visit(value, depth + 1, nested)
 
@@ -147,8 +164,10 @@ class _Walker:
 
     def command(self, node: Node, redirects: list[Node], depth: int, nested: bool) -> None:
         decoder = self.decoder
+        mark = len(decoder.expanded)
         cmd = SimpleCommand([], nested=nested)
         self.script.commands.append(cmd)
+        own = len(self.script.commands)
         argv = cmd.argv
         inner_redirects: list[Node] = []
         for child in node.children:
@@ -177,6 +196,10 @@ class _Walker:
                     self.visit(child, depth + 1, nested)
         if inner_redirects or redirects:
             self.attach(cmd, inner_redirects + redirects, depth, nested)
+        if len(decoder.expanded) > mark:
+            cmd.expanded = decoder.expanded[mark:]
+        if len(self.script.commands) > own:
+            cmd.inner = [c for c in self.script.commands[own:] if c.nested]
 
     def attach(self, cmd: SimpleCommand, redirects: list[Node], depth: int, nested: bool) -> None:
         decoder = self.decoder
@@ -191,6 +214,9 @@ class _Walker:
                 for child in node.children:
                     if child.type not in ("heredoc_body", "heredoc_start", "heredoc_end"):
                         self.visit(child, depth + 1, nested)
+                start = next((c for c in node.children if c.type == "heredoc_start"), None)
+                if body is not None and start is not None and not _QUOTED_DELIMITER.search(decoder.raw(start)):
+                    self.heredoc(body, depth)
                 continue
             if kind == "herestring_redirect":
                 words = [c for c in node.children if c.is_named]
@@ -216,6 +242,27 @@ class _Walker:
                     cmd.argv.extend(decoder.fields(extra))
             else:
                 cmd.redirects.append(Redirect(op, "", fd))
+
+    def heredoc(self, body: Node, depth: int) -> None:
+        """An unquoted here-document expands: its `$(…)` and backquotes run, its `$VAR`s are read.
+
+        tree-sitter parses the `$(…)` and variables; backquotes it leaves as text, so those are
+        parsed here."""
+        for child in body.named_children:
+            if child.type in ("simple_expansion", "expansion"):
+                self.decoder.text(child, quoted=True)
+            elif child.type != "heredoc_content":
+                self.visit(child, depth + 1, True)
+        for inner in _BACKQUOTED.findall(self.decoder.raw(body))[:MAX_COMMANDS]:
+            found = parse(inner)
+            self.script.error = self.script.error or found.error
+            for sub in found.commands:
+                sub.nested = True
+                self.script.commands.append(sub)
+
+
+_QUOTED_DELIMITER = re.compile(r"""['"\\]""")
+_BACKQUOTED = re.compile(r"`([^`]{1,4000})`")
 
 
 def _tree(text: str) -> tuple[Tree, str]:

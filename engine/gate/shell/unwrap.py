@@ -1,7 +1,8 @@
 """Peels launcher programs (sudo, env, nice, timeout, busybox, …) off a command line.
 
 Rules then see the program that really runs; the launchers are remembered so that
-privilege (sudo, doas, su) can add its own finding.
+privilege (sudo, doas, su) can add its own finding. A launcher named by a path outside the
+system's bin directories (`tools/env ls`) is not peeled: it may be anything the agent wrote.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from engine.gate.paths import is_system_program
 from engine.gate.shell.view import basename
 
 _DURATION = re.compile(r"\d+(\.\d+)?[smhd]?")
@@ -89,7 +91,7 @@ def unwrap(argv: list[str]) -> Unwrapped:
             break
         name = basename(out.argv[0])
         spec = LAUNCHERS.get(name)
-        if spec is None:
+        if spec is None or not is_system_program(out.argv[0]):
             break
         rest = out.argv[1:]
         if name == "command" and any(a.startswith("-") and ("v" in a or "V" in a) for a in rest[:2]):

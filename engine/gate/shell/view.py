@@ -54,7 +54,7 @@ class Command:
 
     `name` (the basename of `argv[0]`, unless the caller already knows it), `args`
     (`argv[1:]`), `text` (the arguments joined), `flags` and `operands` are derived once
-    here; rules read them many times.
+    here; rules read them many times. `cwd` is where the script had moved to, if it did.
     """
 
     argv: tuple[str, ...]
@@ -69,6 +69,7 @@ class Command:
     flags: frozenset[str] = frozenset()
     operands: tuple[str, ...] = ()
     text: str = ""
+    cwd: str | None = None
     args: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:

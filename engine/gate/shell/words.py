@@ -14,6 +14,7 @@ SPLIT = "\x00"
 _BACKSLASH = re.compile(r"\\(.)", re.S)
 _DQ_ESCAPE = re.compile(r'\\([\\"$`\n])')
 _NAME = re.compile(r"\w+")
+_VARIABLE = re.compile(r"!?([A-Za-z_]\w*)")
 _ANSI_C = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
                    "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
@@ -41,13 +42,16 @@ class WordDecoder:
     """Decodes words against the variables assigned so far in one script.
 
     `source` is the parsed text when it is pure ASCII: byte offsets are then character
-    offsets, and slicing it is several times cheaper than decoding `node.text`.
+    offsets, and slicing it is several times cheaper than decoding `node.text`. Variables
+    the script did not assign itself come from the environment; their names are kept in
+    `expanded`.
     """
 
     def __init__(self, variables: dict[str, str], source: str | None = None) -> None:
         self.variables = variables
         self.source = source
         self.dynamic = False
+        self.expanded: list[str] = []
 
     def raw(self, node: Node) -> str:
         """The source text of `node`."""
@@ -101,6 +105,9 @@ class WordDecoder:
         if name in WELL_KNOWN:
             return WELL_KNOWN[name]
         self.dynamic = True
+        variable = _VARIABLE.match(name)
+        if variable is not None:
+            self.expanded.append(variable.group(1))
         return "$" + name if _NAME.fullmatch(name) else raw
 
 
