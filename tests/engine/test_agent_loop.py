@@ -14,7 +14,6 @@ from engine.agents.agent import Act, Finish, Outcome, Usage
 from engine.events.records import AgentConcluded, AgentStepped, ApprovalRequested
 from engine.gate.policy import Policy
 from engine.runtime import Runtime, Switches
-from engine.store import StoreError
 from engine.tasks import lease
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
