@@ -30,7 +30,7 @@ class Lease:
     def start(self) -> None:
         self._thread.start()
 
-    async def stop(self) -> None:
+    def stop(self) -> None:
         self._stop.set()
 
     def ensure(self) -> None:

@@ -106,10 +106,10 @@ class TaskQueue:
         Settling a step (writing what a call did) is also allowed once the task was cancelled
         under this claim: the call ran before the cancel could stop it, and that is a fact.
         """
-        statuses = ("running", "cancelled") if settling else ("running", "running")
+        statuses = "('running', 'cancelled')" if settling else "('running')"
         rows = await db.execute_fetchall(
-            "SELECT 1 FROM tasks WHERE id = ? AND status IN (?, ?) AND claimed_by = ? AND epoch = ?",
-            (claim.task_id, *statuses, claim.runner, claim.epoch),
+            f"SELECT 1 FROM tasks WHERE id = ? AND status IN {statuses} AND claimed_by = ? AND epoch = ?",
+            (claim.task_id, claim.runner, claim.epoch),
         )
         if not rows:
             raise LeaseLost(f"task {claim.task_id}: claim {claim.epoch} of {claim.runner} no longer holds")

@@ -170,7 +170,7 @@ class TaskRunner:
         except Exception as exc:
             await self._crash(task, exc)
         finally:
-            await lease.stop()
+            lease.stop()
 
     async def _crash(self, task: Task, exc: Exception) -> None:
         """Fail the task with one line, its traceback in the event, its open steps settled."""
