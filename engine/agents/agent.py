@@ -23,15 +23,43 @@ class AgentError(WardenError):
 
 
 @dataclass(frozen=True)
+class Price:
+    """What a model costs, in US dollars per million tokens (the policy's price table)."""
+
+    input_per_mtok: float
+    output_per_mtok: float
+
+
+@dataclass(frozen=True)
 class Usage:
     model_calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
 
+    @classmethod
+    def priced(cls, input_tokens: int, output_tokens: int, price: Price | None, calls: int = 1) -> "Usage":
+        """One model call's usage as the provider reported it, costed by the price table (0 when unpriced)."""
+        cost = 0.0 if price is None else (input_tokens * price.input_per_mtok + output_tokens * price.output_per_mtok) / 1e6
+        return cls(calls, input_tokens, output_tokens, cost)
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(self.model_calls + other.model_calls, self.input_tokens + other.input_tokens,
+                     self.output_tokens + other.output_tokens, self.cost_usd + other.cost_usd)
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
     def as_json(self) -> dict[str, Any]:
         return {"model_calls": self.model_calls, "input_tokens": self.input_tokens,
                 "output_tokens": self.output_tokens, "cost_usd": self.cost_usd}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any] | None) -> "Usage":
+        raw = raw or {}
+        return cls(int(raw.get("model_calls", 0)), int(raw.get("input_tokens", 0)), int(raw.get("output_tokens", 0)),
+                   float(raw.get("cost_usd", 0.0)))
 
 
 class Outcome(StrEnum):
@@ -83,10 +111,13 @@ class Agent(Protocol):
 
 @dataclass(frozen=True)
 class AgentContext:
-    """What an agent is built with: the task's goal and the tools it may call."""
+    """What an agent is built with: the task's goal, the tools it may call, the kind of
+    environment it acts in, and the price table its usage is costed by (model name → price)."""
 
     goal: str
     tools: ToolRegistry
+    env_kind: str = "workspace"
+    prices: Mapping[str, Price] = field(default_factory=dict)
 
 
 AgentFactory = Callable[[Mapping[str, Any], AgentContext], Agent]

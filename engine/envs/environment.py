@@ -16,14 +16,17 @@ if TYPE_CHECKING:
     from engine.tools.registry import Tool
 
 Probe = Callable[[dict], Awaitable[bool]]
+Camera = Callable[[], Awaitable[bytes]]
 
 
 @dataclass(frozen=True)
 class Observation:
-    """What an agent sees: text a model can read, structured fields, an optional screenshot.
+    """What an agent sees: text a model can read, structured fields, a screenshot on request.
 
     `probe` checks a predicate against the live environment it came from, so an agent
     that reasons in predicates (the scripted one) looks at the screen the same way replay does.
+    `camera` takes a PNG of the screen as it is now; only agents that look at pixels pay
+    for one. `fields["display"]`, where a screen has one, is `{"width": W, "height": H}` in pixels.
     """
 
     kind: str
@@ -31,9 +34,16 @@ class Observation:
     fields: Mapping[str, Any] = field(default_factory=dict)
     image: bytes | None = None
     probe: Probe | None = field(default=None, compare=False, repr=False)
+    camera: Camera | None = field(default=None, compare=False, repr=False)
 
     async def holds(self, predicate: dict) -> bool:
         return self.probe is not None and await self.probe(predicate)
+
+    async def screenshot(self) -> bytes | None:
+        """The screen as a PNG: the one taken with the observation, else a fresh one, else None."""
+        if self.image is None and self.camera is not None:
+            return await self.camera()
+        return self.image
 
 
 @runtime_checkable
