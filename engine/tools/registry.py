@@ -46,6 +46,12 @@ class Tool:
     been true before it ever ran. A tool with `unavailable` set is refused before the
     gate rules on it, with that line as the reason. A `witness` lets a step interrupted
     mid-dispatch be settled by what it recorded then, rather than by asking a person.
+
+    A `scoped` tool acts only inside what its environment's task spec granted (a browser
+    confined to the spec's allowed origins, a display the task names): being externally
+    irreversible there does not by itself ask a person, though the gate's rules still may.
+    `egress` names the destination when a call would leave that scope (a navigation to
+    another origin), which the gate rates as egress.
     """
 
     name: str
@@ -61,6 +67,8 @@ class Tool:
     unavailable: str | None = None
     idempotent: bool = False
     witness: Witness | None = None
+    scoped: bool = False
+    egress: Callable[[dict[str, Any]], str | None] = lambda args: None
 
     def tier_for(self, args: dict[str, Any]) -> Tier:
         return self.tier(args) if callable(self.tier) else self.tier
