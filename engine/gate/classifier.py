@@ -52,7 +52,9 @@ class Classifier:
         self.bank = rules or bank()
         self.analyser = Analyser(self.bank, frozenset(self.policy.read_only_commands))
 
-    def classify(self, call: ToolCall, declared_tier: Tier = Tier.LOCAL_REVERSIBLE) -> Verdict:
+    def classify(self, call: ToolCall, declared_tier: Tier = Tier.LOCAL_REVERSIBLE, egress: str | None | object = ...) -> Verdict:
+        """`egress`, when the environment knows its scope, is where the call would leave it (None: it stays
+        inside); rules marked `scoped` then follow it instead of their own guess from the call alone."""
         findings = Findings()
         prefix, _, action = call.tool.partition(".")
         known = call.tool in self.tools if self.tools is not None else action in VOCABULARY.get(prefix, ())
@@ -62,7 +64,12 @@ class Classifier:
             self.shell(str(call.args.get("command", "")), findings)
         else:
             for item in self.bank.calls:
-                if item.applies(call) and (found := item.test(call)):
+                if not item.applies(call):
+                    continue
+                if item.scoped and egress is not ...:
+                    if egress is not None:
+                        findings.hits.append(Hit(item, str(egress)))
+                elif found := item.test(call):
                     findings.hits.append(Hit(item, found if isinstance(found, str) else ""))
             if prefix == "code":
                 self.analyser.code(normalise(str(call.args.get("code", ""))), findings, 0)

