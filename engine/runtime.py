@@ -16,7 +16,7 @@ from pathlib import Path
 
 import platformdirs
 
-from engine.agents.agent import AgentFactory
+from engine.agents.agent import AgentFactory, Price
 from engine.agents.scripted import ScriptedAgent
 from engine.envs.environment import Environment
 from engine.envs.workspace import Sandbox, WorkspaceEnv
@@ -25,7 +25,7 @@ from engine.errors import WardenError
 from engine.events.bus import EventBus, Subscription
 from engine.events.records import Event, ProgramRemoved, ProgramStored, ReceiptUndone
 from engine.gate.approvals import ApprovalBook
-from engine.gate.gate import Gate
+from engine.gate.gate import Decision, Gate
 from engine.gate.policy import Policy
 from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt
@@ -35,10 +35,13 @@ from engine.programs.verifier import Verifier
 from engine.reader import Records
 from engine.store import Store
 from engine.tasks.backend import TaskBackend
+from engine.tasks.budget import Budget
+from engine.tasks.evaluator import EvaluatorError
 from engine.tasks.queue import TaskQueue
 from engine.tasks.runner import DEFAULT_MAX_STEPS, TaskRunner
 from engine.tasks.stepper import Stepper
 from engine.tasks.task import Task, TaskSpec
+from engine.tools.call import ToolCall
 from engine.tools.registry import ToolRegistry
 from programs import SHIPPED
 
@@ -131,7 +134,7 @@ class Runtime(Records):
         self.runner: TaskBackend = TaskRunner(
             self.queue, bus, stepper, self.approvals, self.corpus, verifier, self.environments,
             {**AGENTS, **(agents or {})}, home / "runs", switches.fallback, pace, lease_seconds, max_steps,
-            self.environment,
+            self.environment, {model: Price(*pair) for model, pair in policy.prices.items()}, self._shell_check,
         )
 
     @classmethod
@@ -187,6 +190,26 @@ class Runtime(Records):
         receipt = await self.journal.undo(receipt_id, self._environment_of, force)
         await self.bus.publish(ReceiptUndone(receipt.task_id, receipt.id))
         return receipt
+
+    async def raise_budget(self, task_id: str, raised: Budget, by: str | None = None) -> Budget:
+        """Raise a task's limits; a task paused on its budget resumes once it is within the new one."""
+        return await self.runner.raise_budget(task_id, raised, by or operator())
+
+    async def traces(self, task_id: str) -> list[dict]:
+        """Each step of a task: its call, and what it saw before, acted on and saw after."""
+        return await self.queue.traces(task_id)
+
+    async def _shell_check(self, command: str) -> bool:
+        """A shell evaluator: rated by the gate (only a safe command may run), run in the workspace sandbox."""
+        call = ToolCall("shell.run", {"command": command})
+        ruling = self.gate.rule(call, self.registry.get("shell.run").tier_for(call.args))
+        if self.gate.enabled and ruling.decision is not Decision.ALLOW:
+            raise EvaluatorError(f"the shell evaluator is not read-only ({ruling.verdict.reason}); an evaluator only looks")
+        try:
+            finished = await self.workspace.sandbox.run(self.workspace.root, command)
+        except WardenError as exc:
+            raise EvaluatorError(f"the shell evaluator could not run: {exc}") from None
+        return finished.code == 0
 
     def environment(self, identity: str) -> Environment | None:
         """The environment a task or receipt names: one this runtime holds, or a workspace it opens

@@ -53,11 +53,15 @@ class Environment(Protocol):
     `identity` names this instance across processes (a receipt records it, so undo
     restores into the place the effect happened). `check` answers one leaf predicate
     of a form the kind registered; combinators are `engine.programs.predicates.holds`'s.
+    A `durable` environment (a directory) keeps a paused task's state while other tasks
+    run; one that is not (a browser page, a screen) is reset again for a resumed task
+    when another task used it meanwhile.
     """
 
     kind: str
     identity: str
     can_fork: bool
+    durable: bool
 
     async def reset(self, spec: Mapping[str, Any]) -> None: ...
 

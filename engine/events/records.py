@@ -56,6 +56,21 @@ class TaskResumed(Event):
 
 
 @dataclass(frozen=True)
+class BudgetExceeded(Event):
+    """A task crossed one of its limits (`steps`, `wall_s`, `tokens`, `cost_usd`) and was paused."""
+
+    limit: str
+    used: float
+    allowed: float
+
+
+@dataclass(frozen=True)
+class BudgetRaised(Event):
+    budget: dict
+    by: str
+
+
+@dataclass(frozen=True)
 class TaskSucceeded(Event):
     mode: str
 

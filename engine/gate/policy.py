@@ -17,13 +17,22 @@ from engine.gate.verdict import Level
 from engine.tools.call import ToolCall
 
 
+PRICES = {  # list prices in US dollars per million tokens (input, output); policy.toml [prices] overrides them
+    "claude-sonnet-4-5": (3.0, 15.0),
+    "claude-opus-4-5": (5.0, 25.0),
+    "claude-haiku-4-5": (1.0, 5.0),
+    "gemini-2.5-computer-use-preview-10-2025": (1.25, 10.0),
+}
+
+
 class PolicyError(WardenError, ValueError):
     """The policy file cannot be read or says something Warden does not understand."""
 
 
 @dataclass(frozen=True)
 class Policy:
-    """Per-tool defaults, extra read-only commands, allowed hosts and auto-approved rules."""
+    """Per-tool defaults, extra read-only commands, allowed hosts, auto-approved rules, and the
+    price table model usage is costed by (model → US dollars per million input and output tokens)."""
 
     tool_levels: Mapping[str, Level] = field(default_factory=dict)
     read_only_commands: frozenset[str] = frozenset()
@@ -34,10 +43,12 @@ class Policy:
     shell_unconfined: bool = False
     shell_egress: bool = False
     shell_timeout_seconds: float = 60.0
+    prices: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(PRICES))
     source: str = "built-in defaults"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tool_levels", MappingProxyType(dict(self.tool_levels)))
+        object.__setattr__(self, "prices", MappingProxyType(dict(self.prices)))
 
     @classmethod
     def load(cls, path: Path | None) -> "Policy":
@@ -51,7 +62,7 @@ class Policy:
 
     @classmethod
     def from_mapping(cls, raw: dict, source: str = "mapping") -> "Policy":
-        known = {"tools", "shell", "hosts", "approvals"}
+        known = {"tools", "shell", "hosts", "approvals", "prices"}
         unknown = set(raw) - known
         if unknown:
             raise PolicyError(f"policy {source}: unknown section(s) {sorted(unknown)}")
@@ -71,6 +82,11 @@ class Policy:
                 raise PolicyError(f"policy {source}: unknown [shell] key(s) {sorted(unknown_shell)}")
             hosts = raw.get("hosts", {})
             approvals = raw.get("approvals", {})
+            prices = dict(PRICES)
+            for model, entry in raw.get("prices", {}).items():
+                if not isinstance(entry, dict) or set(entry) != {"input_per_mtok", "output_per_mtok"}:
+                    raise PolicyError(f"policy {source}: prices.{model} takes input_per_mtok and output_per_mtok")
+                prices[model] = (float(entry["input_per_mtok"]), float(entry["output_per_mtok"]))
             return cls(
                 tool_levels=tool_levels,
                 read_only_commands=frozenset(shell.get("read_only", [])),
@@ -81,6 +97,7 @@ class Policy:
                 shell_unconfined=_switch(shell, "unconfined", source),
                 shell_egress=_switch(shell, "egress", source),
                 shell_timeout_seconds=float(shell.get("timeout_seconds", 60.0)),
+                prices=prices,
                 source=source,
             )
         except PolicyError:

@@ -67,7 +67,7 @@ class Verifier:
                 tool = self._registry.get(call.tool)
             except ToolError as exc:
                 return Verification(Verdict.REJECTED, str(exc))
-            ruling = self._gate.rule(call, tool.tier_for(call.args))
+            ruling = self._gate.rule(call, tool.tier_for(call.args), tool)
             if ruling.decision is Decision.BLOCK:
                 return Verification(Verdict.REJECTED, f"step {call.tool} is blocked by the gate")
             tier = Tier.strictest(ruling.verdict.tier, tool.tier_for(call.args))

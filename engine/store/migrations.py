@@ -91,4 +91,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tasks ADD COLUMN env TEXT;
     ALTER TABLE steps ADD COLUMN pending TEXT;
     """,
+    """
+    ALTER TABLE tasks ADD COLUMN usage TEXT;
+    ALTER TABLE tasks ADD COLUMN budget TEXT;
+    ALTER TABLE steps ADD COLUMN trace TEXT;
+    """,
 )

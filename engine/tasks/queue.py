@@ -15,6 +15,7 @@ import aiosqlite
 
 from engine.agents.agent import Outcome, Turn
 from engine.store import Store
+from engine.tasks.budget import Budget, Spent
 from engine.tasks.claim import Claim, LeaseLost
 from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
 from engine.tools.call import ToolCall
@@ -194,3 +195,42 @@ class TaskQueue:
             " receipt_id = COALESCE(excluded.receipt_id, receipt_id), output = COALESCE(excluded.output, output)",
             (claim.task_id, idx, call.canonical(), status, source, state_id, receipt_id, output, pending),
         )
+
+    async def spent(self, task_id: str) -> Spent:
+        row = await self._store.fetchone("SELECT usage FROM tasks WHERE id = ?", (task_id,))
+        return Spent.from_json(json.loads(row["usage"]) if row and row["usage"] else None)
+
+    async def spend(self, claim: Claim, spent: Spent) -> None:
+        """Write what the task has used so far, under the runner's claim."""
+        async with self._store.transaction() as db:
+            await self.hold(db, claim)
+            await db.execute("UPDATE tasks SET usage = ? WHERE id = ?", (json.dumps(spent.as_json()), claim.task_id))
+
+    async def budget(self, task: Task) -> Budget:
+        """The task's budget: its spec's, with every limit a person raised since."""
+        row = await self._store.fetchone("SELECT budget FROM tasks WHERE id = ?", (task.id,))
+        raised = Budget.from_json(json.loads(row["budget"])) if row and row["budget"] else Budget()
+        return task.spec.budget.over(raised)
+
+    async def raise_budget(self, task_id: str, raised: Budget) -> Budget:
+        """Record limits a person set for this task (each replaces the spec's); returns the raised set."""
+        async with self._store.transaction() as db:
+            rows = await db.execute_fetchall("SELECT budget FROM tasks WHERE id = ?", (task_id,))
+            if not rows:
+                raise TaskError(f"no task {task_id}")
+            before = Budget.from_json(json.loads(rows[0][0])) if rows[0][0] else Budget()
+            merged = before.over(raised)
+            await db.execute("UPDATE tasks SET budget = ? WHERE id = ?", (json.dumps(merged.as_json()), task_id))
+        return merged
+
+    async def trace(self, task_id: str, idx: int, trace: dict) -> None:
+        """Attach what the step saw before, what it acted on, and what it saw after (an annotation, not a fact
+        the task depends on)."""
+        await self._store.execute("UPDATE steps SET trace = ? WHERE task_id = ? AND idx = ?",
+                                  (json.dumps(trace), task_id, idx))
+
+    async def traces(self, task_id: str) -> list[dict]:
+        rows = await self._store.fetchall(
+            "SELECT idx, call, source, status, trace FROM steps WHERE task_id = ? ORDER BY idx", (task_id,))
+        return [{"idx": row["idx"], "call": json.loads(row["call"]), "source": row["source"], "status": row["status"],
+                 **(json.loads(row["trace"]) if row["trace"] else {})} for row in rows]

@@ -14,17 +14,20 @@ import json
 import os
 import shutil
 import socket
+import time
 import traceback
+from dataclasses import replace
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from engine.agents.agent import Act, AgentContext, AgentError, AgentFactory, Finish
-from engine.envs.environment import Environment
-from engine.errors import one_line
+from engine.agents.agent import Act, AgentContext, AgentError, AgentFactory, Finish, Price
+from engine.envs.environment import Environment, Observation
+from engine.errors import WardenError, one_line
 from engine.events.bus import EventBus
 from engine.events.records import (
-    AgentConcluded, AgentStepped, ApprovalDecided, ProgramRejected, ProgramStored, ReplayFellBack, ReplayStarted,
-    StateChecked, TaskCancelled, TaskFailed, TaskPaused, TaskQueued, TaskResumed, TaskStarted, TaskSucceeded,
+    AgentConcluded, AgentStepped, ApprovalDecided, BudgetExceeded, BudgetRaised, ProgramRejected, ProgramStored,
+    ReplayFellBack, ReplayStarted, StateChecked, TaskCancelled, TaskFailed, TaskPaused, TaskQueued, TaskResumed,
+    TaskStarted, TaskSucceeded,
 )
 from engine.gate.approvals import ApprovalBook, ApprovalStatus
 from engine.programs.compiler import compile_run
@@ -35,7 +38,9 @@ from engine.programs.replayer import ReplayEnd, Replayer, ReplayResult
 from engine.programs.selector import select
 from engine.programs.verifier import Verdict, Verifier
 from engine.store import StoreError
+from engine.tasks.budget import Budget, Spent
 from engine.tasks.claim import Claim, LeaseLost
+from engine.tasks.evaluator import EvaluatorError, ShellCheck, judge
 from engine.tasks.lease import Lease
 from engine.tasks.queue import TaskQueue
 from engine.tasks.stepper import Stepper
@@ -45,7 +50,9 @@ from engine.tools.outcome import StepStatus
 
 SERVED = frozenset({"verified", "accepted"})
 ORPHAN_AGE = 600.0  # seconds before an unreferenced snapshot is taken for a dead runner's, not a live one's
-DEFAULT_MAX_STEPS = 50
+DEFAULT_MAX_STEPS = 30
+TRACE_TEXT = 2000  # characters of an observation kept in a step's trace
+BUDGET_PAUSE = "budget: "
 
 
 class TaskRunner:
@@ -54,6 +61,7 @@ class TaskRunner:
         verifier: Verifier | None, environments: Mapping[str, Environment], agents: Mapping[str, AgentFactory],
         runs: Path, fallback: bool = True, pace: float = 0.0, lease_seconds: float = 30.0,
         max_steps: int = DEFAULT_MAX_STEPS, opener: Callable[[str], Environment | None] = lambda identity: None,
+        prices: Mapping[str, Price] | None = None, shell_check: ShellCheck | None = None,
     ) -> None:
         self.queue = queue
         self._bus = bus
@@ -69,7 +77,10 @@ class TaskRunner:
         self._pace = pace
         self._lease = lease_seconds
         self._max_steps = max_steps
+        self._prices = dict(prices or {})
+        self._shell_check = shell_check
         self._clean: dict[str, Environment] = {}
+        self._holders: dict[str, str] = {}  # environment identity → the task it was last reset for
         self._wake = asyncio.Event()
         self.identity = f"{socket.gethostname()}:{os.getpid()}"
 
@@ -96,9 +107,12 @@ class TaskRunner:
         if factory is None:
             raise TaskError(f"no agent of kind {spec.agent['kind']!r}; known: {sorted(self._agents)}")
         try:
-            factory(spec.agent, AgentContext(spec.goal, self._stepper.registry))
+            factory(spec.agent, self._context(spec))
         except AgentError as exc:
             raise TaskError(str(exc)) from None
+
+    def _context(self, spec: TaskSpec) -> AgentContext:
+        return AgentContext(spec.goal, self._stepper.registry, spec.env_kind, self._prices)
 
     async def decide(self, approval_id: str, approved: bool, by: str) -> None:
         """Record a person's decision; either way the task goes back in the queue, and the agent is told a denial."""
@@ -173,8 +187,9 @@ class TaskRunner:
             lease.stop()
 
     async def _crash(self, task: Task, exc: Exception) -> None:
-        """Fail the task with one line, its traceback in the event, its open steps settled."""
-        error = f"internal error: {one_line(exc)}"
+        """Fail the task with one line, its traceback in the event, its open steps settled; an error Warden
+        names (a browser that died, a page that never loaded) is said as it is, not as an internal one."""
+        error = one_line(exc) if isinstance(exc, WardenError) else f"internal error: {one_line(exc)}"
         detail = "".join(traceback.format_exception(exc))
         try:
             await self._fail(task, error, detail=detail)
@@ -193,8 +208,14 @@ class TaskRunner:
         if env is None:
             await self._fail(task, f"its environment {task.env or spec.env_kind} cannot be opened here")
             return
+        if mode is None or (not getattr(env, "durable", True) and self._holders.get(env.identity) != task.id):
+            try:
+                await env.reset(spec.env)
+            except WardenError as exc:
+                await self._fail(task, f"{env.kind} environment: {one_line(exc)}")
+                return
+            self._holders[env.identity] = task.id
         if mode is None:
-            await env.reset(spec.env)
             await self._keep_clean_start(task, env)
             served = [p for p in await self._corpus.all() if p.kind == env.kind and self._serves(p)]
             choice = select(spec.goal, served)
@@ -254,26 +275,39 @@ class TaskRunner:
             await self._fail(task, "no stored program serves this goal and the task has no agent")
             return
         try:
-            agent = self._agents[task.spec.agent["kind"]](task.spec.agent, AgentContext(task.goal, self._stepper.registry))
+            agent = self._agents[task.spec.agent["kind"]](task.spec.agent, self._context(task.spec))
         except (AgentError, KeyError) as exc:
             await self._fail(task, f"agent: {one_line(exc)}")
             return
         cap = task.spec.max_steps or self._max_steps
+        budget = await self.queue.budget(task)
+        spent, started = await self.queue.spent(task.id), time.monotonic()
+        base_wall = spent.wall_s
         observation = None
         while True:
             lease.ensure()
+            spent = replace(spent, wall_s=base_wall + time.monotonic() - started)
             open_step = await self.queue.open_step(task.id)
             if open_step is not None and open_step["source"] == "agent":
                 idx, call = open_step["idx"], ToolCall.from_json(json.loads(open_step["call"]))
+                before = None
             else:
                 if (await self.queue.get(task.id)).status is not TaskStatus.RUNNING:
                     return
                 if await self.queue.count_steps(task.id, "agent", status=None) >= cap:
                     await self._fail(task, f"the agent used its {cap} steps without finishing")
                     return
-                observation = observation or await env.observe()
-                proposal = await agent.propose(observation, await self.queue.history(task.id))
+                if (over := budget.exceeded(spent)) is not None:
+                    await self.queue.spend(lease.claim, spent)
+                    await self._over_budget(task, *over)
+                    return
+                before = observation or await env.observe()
+                proposal = await agent.propose(before, await self.queue.history(task.id))
                 observation = None
+                spent = replace(spent, usage=spent.usage + proposal.usage,
+                                steps=spent.steps + isinstance(proposal, Act),
+                                wall_s=base_wall + time.monotonic() - started)
+                await self.queue.spend(lease.claim, spent)
                 if not isinstance(proposal, Act):
                     outcome = "finished" if isinstance(proposal, Finish) else "gave up"
                     message = proposal.summary if isinstance(proposal, Finish) else proposal.reason
@@ -295,16 +329,43 @@ class TaskRunner:
             if outcome.status is StepStatus.CANCELLED:
                 return
             observation = outcome.observation
+            await self.queue.trace(task.id, idx, _trace(before, outcome))
 
     async def _breathe(self) -> None:
         if self._pace:
             await asyncio.sleep(self._pace)
 
+    async def _over_budget(self, task: Task, limit: str, used: float, allowed: float) -> None:
+        """Park a task that reached a limit; raising the budget (`raise_budget`) puts it back in the queue."""
+        reason = f"{BUDGET_PAUSE}{limit} {used:g} of {allowed:g} used; raise the budget to resume"
+        if await self.queue.move(task.id, TaskStatus.PAUSED, expect=TaskStatus.RUNNING, epoch=task.epoch):
+            await self._bus.publish(BudgetExceeded(task.id, limit, used, allowed))
+            await self._bus.publish(TaskPaused(task.id, reason))
+
+    async def raise_budget(self, task_id: str, raised: Budget, by: str) -> Budget:
+        """Raise a task's limits; a task paused on its budget goes back in the queue if it is now within it."""
+        budget = await self.queue.raise_budget(task_id, raised)
+        await self._bus.publish(BudgetRaised(task_id, budget.as_json(), by))
+        task = await self.queue.get(task_id)
+        latest = await self._approvals.latest(task_id)
+        paused_on_budget = task.status is TaskStatus.PAUSED and (latest is None or latest.status is not ApprovalStatus.PENDING)
+        within = (await self.queue.budget(task)).exceeded(await self.queue.spent(task_id)) is None
+        if paused_on_budget and within and await self.queue.move(task_id, TaskStatus.QUEUED, expect=TaskStatus.PAUSED):
+            await self._bus.publish(TaskResumed(task_id, f"budget raised by {by}"))
+            self._wake.set()
+        return budget
+
     async def _finish(self, task: Task, mode: TaskMode, env: Environment) -> bool:
         evaluator = task.spec.evaluator
-        if evaluator is not None and not await holds(evaluator, env):
-            await self._fail(task, "the task's evaluator does not hold after the run")
-            return False
+        if evaluator is not None:
+            try:
+                solved = await judge(evaluator, env, self._shell_check)
+            except EvaluatorError as exc:
+                await self._fail(task, one_line(exc))
+                return False
+            if not solved:
+                await self._fail(task, "the task's evaluator does not hold after the run")
+                return False
         if not await self.queue.move(task.id, TaskStatus.SUCCEEDED, expect=TaskStatus.RUNNING, epoch=task.epoch):
             return False
         await self._bus.publish(TaskSucceeded(task.id, mode.value))
@@ -369,3 +430,17 @@ class TaskRunner:
             for pending in await self.queue.settle_open(task.id, error):
                 self._stepper.drop(json.loads(pending))
             await self._bus.publish(TaskFailed(task.id, error, detail))
+
+
+def _seen(observation: Observation | None) -> dict | None:
+    """An observation as a trace keeps it: its kind, its page facts, and the start of its text."""
+    if observation is None:
+        return None
+    facts = {k: observation.fields[k] for k in ("url", "title", "package") if k in observation.fields}
+    return {"kind": observation.kind, **facts, "text": observation.text[:TRACE_TEXT]}
+
+
+def _trace(before: Observation | None, outcome) -> dict:
+    """What one step saw before, what it acted on (the element a coordinate click hit), and what it saw after."""
+    data = outcome.output.data if outcome.output is not None else {}
+    return {"before": _seen(before), "target": data.get("target"), "after": _seen(outcome.observation)}

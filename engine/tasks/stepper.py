@@ -76,7 +76,7 @@ class Stepper:
             if evidence.ran is False:  # proven not to have run: it is a new step again
                 self.drop(left)
                 interrupted, left, evidence = False, {}, None
-        ruling = self.gate.rule(call, tool.tier_for(call.args))
+        ruling = self.gate.rule(call, tool.tier_for(call.args), tool)
         verdict = ruling.verdict
         if self.gate.enabled:
             await self.bus.publish(ActionClassified(

@@ -9,7 +9,8 @@ from enum import StrEnum
 from typing import Any
 
 from engine.errors import WardenError
-from engine.programs.predicates import validate
+from engine.tasks.budget import Budget
+from engine.tasks.evaluator import validate_evaluator
 from engine.tools.call import ToolCall
 
 
@@ -48,8 +49,9 @@ class TaskSpec:
     """What a caller submits: the goal, the environment to act in, the agent, and how to tell it worked.
 
     The agent is separate from the task: `{"kind": "scripted", "steps": [...]}` today, a
-    model agent tomorrow, or none (then only a stored program can serve the task).
-    `max_steps` caps the agent's proposals (None: the runtime's default).
+    model agent, or none (then only a stored program can serve the task).
+    `max_steps` caps the agent's proposals (None: the runtime's default); crossing it fails
+    the task. `budget` limits steps, seconds, tokens and dollars; crossing one pauses it.
     """
 
     goal: str
@@ -58,6 +60,7 @@ class TaskSpec:
     evaluator: dict | None = None
     learn: bool = True
     max_steps: int | None = None
+    budget: Budget = field(default_factory=Budget)
 
     def __post_init__(self) -> None:
         if not isinstance(self.goal, str) or not self.goal.strip():
@@ -69,7 +72,7 @@ class TaskSpec:
         if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
             raise ValueError("max_steps must be a positive whole number")
         if self.evaluator is not None:
-            validate(self.evaluator, self.env_kind, "evaluator")
+            validate_evaluator(self.evaluator, self.env_kind)
 
     @property
     def env_kind(self) -> str:
@@ -83,18 +86,23 @@ class TaskSpec:
             "evaluator": self.evaluator,
             "learn": self.learn,
             "max_steps": self.max_steps,
+            "budget": self.budget.as_json(),
         }
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> "TaskSpec":
-        """A spec from JSON; a bare `plan` (the older form) means the scripted agent with those steps."""
+        """A spec from JSON; a bare `plan` (the older form) means the scripted agent with those steps,
+        and `evaluate` is another name for `evaluator`."""
         if not isinstance(raw, dict):
             raise ValueError(f"a task is a JSON object, got {type(raw).__name__}")
         if "goal" not in raw:
             raise ValueError('missing "goal"')
-        unknown = set(raw) - {"goal", "env", "agent", "plan", "evaluator", "learn", "max_steps"}
+        unknown = set(raw) - {"goal", "env", "agent", "plan", "evaluator", "evaluate", "learn", "max_steps", "budget"}
         if unknown:
-            raise ValueError(f"unknown task field(s) {sorted(unknown)}")
+            hint = " (goal_js is resolved by `warden run --spec`)" if "goal_js" in unknown else ""
+            raise ValueError(f"unknown task field(s) {sorted(unknown)}{hint}")
+        if "evaluator" in raw and "evaluate" in raw:
+            raise ValueError('give "evaluate" or "evaluator", not both')
         agent = raw.get("agent")
         if agent is None and raw.get("plan"):
             agent = scripted(ToolCall.from_json(call) for call in raw["plan"])
@@ -102,9 +110,10 @@ class TaskSpec:
             goal=raw["goal"],
             env=raw.get("env") or dict(DEFAULT_ENV),
             agent=agent,
-            evaluator=raw.get("evaluator"),
+            evaluator=raw.get("evaluate", raw.get("evaluator")),
             learn=bool(raw.get("learn", True)),
             max_steps=raw.get("max_steps"),
+            budget=Budget.from_json(raw.get("budget")),
         )
 
 

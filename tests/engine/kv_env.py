@@ -36,6 +36,7 @@ register_forms(KIND, (
 class KeyValueEnv:
     kind = KIND
     can_fork = True
+    durable = True
 
     def __init__(self, data: Mapping[str, str] | None = None, outbox: list | None = None) -> None:
         self.data: dict[str, str] = dict(data or {})

@@ -47,6 +47,7 @@ class WorkspaceEnv:
 
     kind = KIND
     can_fork = True
+    durable = True
 
     def __init__(self, root: Path, sandbox: Sandbox | None = None, owned: bool = False) -> None:
         root.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,99 @@
+"""Which Chromium the web environment drives, and launching it.
+
+Discovery never launches a browser, so the runtime can call `find_browser` to decide
+whether browser tools are available at all. Order: an explicit executable (the runtime
+passes `WARDEN_BROWSER`), Playwright's own Chromium when it is on disk, then a system one.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import threading
+
+from playwright.async_api import Browser, Playwright, async_playwright
+
+from engine.errors import WardenError
+
+SYSTEM_PATHS = ("/usr/bin/chromium",)
+SYSTEM_COMMANDS = ("chromium", "chromium-browser", "google-chrome")
+INSTALL_HINT = "install one with `playwright install chromium` or `apt-get install chromium`"
+
+
+class BrowserMissing(WardenError):
+    """No Chromium to drive; the message says how to install one."""
+
+
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+@functools.cache
+def playwright_chromium() -> str | None:
+    """Where Playwright installs its Chromium, when that file exists.
+
+    Asking Playwright starts its driver (not a browser); the sync API refuses to run inside
+    an event loop, so the question is asked on a thread of its own, once per process.
+    """
+    found: list[str] = []
+
+    def ask() -> None:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as playwright:
+                found.append(playwright.chromium.executable_path)
+        except Exception:  # a broken driver means no Playwright browser, not a crash of discovery
+            pass
+
+    thread = threading.Thread(target=ask, name="warden-find-browser", daemon=True)
+    thread.start()
+    thread.join()
+    return found[0] if found and _executable(found[0]) else None
+
+
+def find_browser(explicit: str | None = None) -> str | None:
+    """The Chromium executable to launch, or None; an explicit path is the only candidate when given."""
+    if explicit:
+        resolved = explicit if os.sep in explicit else shutil.which(explicit)
+        return resolved if resolved and _executable(resolved) else None
+    installed = playwright_chromium()
+    if installed:
+        return installed
+    for path in SYSTEM_PATHS:
+        if _executable(path):
+            return path
+    for command in SYSTEM_COMMANDS:
+        if found := shutil.which(command):
+            return found
+    return None
+
+
+def browser_problem(explicit: str | None = None) -> str | None:
+    """Why no browser can be launched, in one line, or None when one can."""
+    if find_browser(explicit) is not None:
+        return None
+    if explicit:
+        return f"the browser {explicit} is not an executable file; name another, or {INSTALL_HINT}"
+    return f"no Chromium found; {INSTALL_HINT}"
+
+
+def require_browser(explicit: str | None = None) -> str:
+    """The executable to launch, or `BrowserMissing` with one line saying how to get one."""
+    found = find_browser(explicit)
+    if found is None:
+        raise BrowserMissing(browser_problem(explicit) or f"no Chromium found; {INSTALL_HINT}")
+    return found
+
+
+async def launch(executable: str, headless: bool) -> tuple[Playwright, Browser]:
+    """Playwright's driver and a browser on it; Playwright passes `--no-sandbox` itself (Chromium refuses root otherwise)."""
+    playwright = await async_playwright().start()
+    try:
+        browser = await playwright.chromium.launch(executable_path=executable, headless=headless)
+    except Exception as exc:
+        await playwright.stop()
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise BrowserMissing(f"cannot launch the browser {executable}: {first}") from None
+    return playwright, browser

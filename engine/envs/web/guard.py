@@ -1,0 +1,84 @@
+"""The egress guard: a page may only send what could carry data, or go, to the task's allowed origins.
+
+Every request of a browser context passes through it. A navigation, or any request that is
+not GET, HEAD or OPTIONS, bound for another origin is aborted and remembered, so the action
+that caused it fails with one line instead of silently doing nothing. Chromium follows
+redirects without asking the route, so a redirect that leaves the allowed origins cannot be
+stopped; the guard reports it the same way, after the fact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+from playwright.async_api import BrowserContext, Error as PlaywrightError, Request, Route
+
+from engine.envs.web.origins import innocuous, origin_of
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class EgressGuard:
+    """The allowed origins of one task, and the refusals since a mark."""
+
+    def __init__(self, allowed: Iterable[str] = ()) -> None:
+        self.allowed = tuple(allowed)
+        self._admitted: set[str] = set()
+        self._refusals: list[str] = []
+
+    def inside(self, url: str) -> bool:
+        """Whether a URL stays within the allowed origins (about:, data: and blob: stay within the page)."""
+        return innocuous(url) or origin_of(url) in self.allowed
+
+    def refusal(self, url: str) -> str:
+        return f"egress to {url:.200} refused: outside the task's allowed origins ({', '.join(self.allowed) or 'none'})"
+
+    async def install(self, context: BrowserContext) -> None:
+        await context.route("**/*", self._route)
+        context.on("request", self._watch_redirect)
+
+    @contextmanager
+    def admitting(self, url: str) -> Iterator[None]:
+        """Lets navigations to this URL's origin through while the block runs (a goto a person allowed)."""
+        origin = origin_of(url)
+        if origin is None or origin in self.allowed:
+            yield
+            return
+        self._admitted.add(origin)
+        try:
+            yield
+        finally:
+            self._admitted.discard(origin)
+
+    def mark(self) -> int:
+        return len(self._refusals)
+
+    def refused_since(self, mark: int) -> str | None:
+        """The first refusal after `mark`, or None."""
+        return self._refusals[mark] if len(self._refusals) > mark else None
+
+    def _passes(self, request: Request) -> bool:
+        if self.inside(request.url):
+            return True
+        if request.is_navigation_request():
+            return origin_of(request.url) in self._admitted
+        return request.method.upper() in SAFE_METHODS
+
+    async def _route(self, route: Route) -> None:
+        request = route.request
+        try:
+            if self._passes(request):
+                await route.continue_()
+            else:
+                self._refusals.append(self.refusal(request.url))
+                await route.abort("blockedbyclient")
+        except PlaywrightError:
+            pass  # the page went away while its request waited; nothing is left to let through or stop
+
+    def _watch_redirect(self, request: Request) -> None:
+        previous = request.redirected_from
+        if previous is not None and not self._passes(request):
+            self._refusals.append(f"egress to {request.url:.200} by a redirect from {previous.url:.200}: outside the "
+                                  f"task's allowed origins ({', '.join(self.allowed) or 'none'}); a redirect cannot "
+                                  "be stopped, only reported")

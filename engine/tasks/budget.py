@@ -1,0 +1,74 @@
+"""A task's budget: how many agent steps, seconds, model tokens and dollars it may spend.
+
+Crossing a limit pauses the task (it does not fail: a person may raise the limit and
+resume it). Limits left out are unlimited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from engine.agents.agent import Usage
+
+LIMITS = ("steps", "wall_s", "tokens", "cost_usd")
+
+
+@dataclass(frozen=True)
+class Spent:
+    """What a task has used so far: agent steps proposed, seconds spent running, and model usage."""
+
+    steps: int = 0
+    wall_s: float = 0.0
+    usage: Usage = Usage()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"steps": self.steps, "wall_s": round(self.wall_s, 3), **self.usage.as_json()}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any] | None) -> "Spent":
+        raw = raw or {}
+        return cls(int(raw.get("steps", 0)), float(raw.get("wall_s", 0.0)), Usage.from_json(raw))
+
+    def measure(self, limit: str) -> float:
+        return {"steps": self.steps, "wall_s": self.wall_s, "tokens": self.usage.tokens,
+                "cost_usd": self.usage.cost_usd}[limit]
+
+
+@dataclass(frozen=True)
+class Budget:
+    steps: int | None = None
+    wall_s: float | None = None
+    tokens: int | None = None
+    cost_usd: float | None = None
+
+    @classmethod
+    def from_json(cls, raw: Any, where: str = "budget") -> "Budget":
+        """A budget object; unknown limits and values that are not positive numbers are one-line errors."""
+        if raw is None:
+            return cls()
+        if not isinstance(raw, Mapping):
+            raise ValueError(f'{where} is an object of limits {list(LIMITS)}, e.g. {{"tokens": 200000}}')
+        unknown = set(raw) - set(LIMITS)
+        if unknown:
+            raise ValueError(f"{where}: unknown limit(s) {sorted(unknown)}; limits are {list(LIMITS)}")
+        for name, value in raw.items():
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+                raise ValueError(f"{where}.{name} must be a positive number, got {value!r}")
+        return cls(**{name: raw.get(name) for name in LIMITS})
+
+    def as_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+
+    def over(self, other: "Budget") -> "Budget":
+        """This budget with every limit `other` sets replaced by `other`'s."""
+        return replace(self, **other.as_json())
+
+    def exceeded(self, spent: Spent) -> tuple[str, float, float] | None:
+        """The first limit `spent` has reached: (limit, used, allowed); None while within every limit."""
+        for name in LIMITS:
+            allowed = getattr(self, name)
+            if allowed is not None and spent.measure(name) >= allowed:
+                return name, spent.measure(name), allowed
+        return None
