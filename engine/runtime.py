@@ -134,7 +134,7 @@ class Runtime(Records):
         self.runner: TaskBackend = TaskRunner(
             self.queue, bus, stepper, self.approvals, self.corpus, verifier, self.environments,
             {**AGENTS, **(agents or {})}, home / "runs", switches.fallback, pace, lease_seconds, max_steps,
-            self.environment, {model: Price(*pair) for model, pair in policy.prices.items()}, self._shell_check,
+            self.environment, {model: Price(*pair) for model, pair in policy.prices.items()}, self.shell_evaluator,
         )
 
     @classmethod
@@ -199,7 +199,7 @@ class Runtime(Records):
         """Each step of a task: its call, and what it saw before, acted on and saw after."""
         return await self.queue.traces(task_id)
 
-    async def _shell_check(self, command: str) -> bool:
+    async def shell_evaluator(self, command: str) -> bool:
         """A shell evaluator: rated by the gate (only a safe command may run), run in the workspace sandbox."""
         call = ToolCall("shell.run", {"command": command})
         ruling = self.gate.rule(call, self.registry.get("shell.run").tier_for(call.args))
@@ -259,6 +259,10 @@ class Runtime(Records):
 
     async def run_until_idle(self) -> None:
         await self.runner.run_until_idle()
+
+    async def run_task(self, task_id: str) -> None:
+        """Run this one task here until it rests; other queued tasks are left to other runners."""
+        await self.runner.run_task(task_id)
 
     async def serve(self) -> None:
         await self.runner.serve()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from engine.tasks.budget import Budget
 from engine.tasks.task import Task, TaskSpec
 
 
@@ -18,6 +19,10 @@ class TaskBackend(Protocol):
 
     async def cancel(self, task_id: str, by: str) -> None: ...
 
+    async def raise_budget(self, task_id: str, raised: Budget, by: str) -> Budget: ...
+
     async def run_until_idle(self) -> None: ...
+
+    async def run_task(self, task_id: str) -> None: ...
 
     async def serve(self) -> None: ...

@@ -62,12 +62,15 @@ class TaskQueue:
         rows = await self._store.fetchall("SELECT * FROM tasks ORDER BY created_at, rowid")
         return [Task.from_row(row) for row in rows]
 
-    async def claim(self, runner: str) -> Task | None:
-        """Take the oldest queued task for `runner`, raising its epoch; the status check in the UPDATE
-        makes a double claim impossible, and the epoch fences out whoever held it before."""
-        rows = await self._store.fetchall(
-            "SELECT id FROM tasks WHERE status = ? ORDER BY created_at, rowid LIMIT 8", (TaskStatus.QUEUED.value,)
-        )
+    async def claim(self, runner: str, task_id: str | None = None) -> Task | None:
+        """Take the oldest queued task (or that one task) for `runner`, raising its epoch; the status check
+        in the UPDATE makes a double claim impossible, and the epoch fences out whoever held it before."""
+        if task_id is not None:
+            rows = [{"id": task_id}]
+        else:
+            rows = await self._store.fetchall(
+                "SELECT id FROM tasks WHERE status = ? ORDER BY created_at, rowid LIMIT 8", (TaskStatus.QUEUED.value,)
+            )
         for row in rows:
             now = time.time()
             claimed = await self._store.execute(

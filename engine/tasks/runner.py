@@ -160,6 +160,13 @@ class TaskRunner:
         while (task := await self.queue.claim(self.identity)) is not None:
             await self.run(task)
 
+    async def run_task(self, task_id: str) -> None:
+        """Run one task (and no other) until it rests: finished, or paused for a person or its budget."""
+        await self.recover()
+        await self.expire_approvals()
+        while (task := await self.queue.claim(self.identity, task_id)) is not None:
+            await self.run(task)
+
     async def serve(self) -> None:
         """Run tasks as they come, forever; a database that is busy or broken is retried, not fatal."""
         while True:

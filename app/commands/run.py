@@ -1,0 +1,139 @@
+"""`warden run --spec FILE`: run one task described in a spec file, here and now, and print its result."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from app.commands.submit import _follow, _show
+from engine import specfile
+from engine.errors import WardenError
+from engine.events.records import ProgramStored, ReplayFellBack, TaskPaused, TaskStarted
+from engine.runtime import Runtime, warden_home
+from engine.tasks.evaluator import judge
+from engine.tasks.task import Task, TaskSpec, TaskStatus
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run", help="run one task from a spec file and print its result",
+        description="Runs the task a spec file (JSON, or TOML for .toml) describes, in $WARDEN_HOME, and prints "
+        "its result. `{demo}` in the spec starts the bundled demo site on loopback. See docs/specs.md.",
+    )
+    parser.add_argument("--spec", type=Path, required=True, help="the task spec (JSON or TOML)")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object (progress goes to stderr)")
+    parser.add_argument("--workspace", type=Path, help="the workspace file and shell tools act in")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    raw = specfile.read(args.spec)
+    with ExitStack() as stack:
+        if specfile.mentions_demo(raw):
+            from engine.demo_site import DemoSite
+
+            site = stack.enter_context(DemoSite())
+            raw = specfile.with_demo(raw, site.url)
+        result = asyncio.run(_run(raw, args.spec, args.workspace, Console(stderr=args.json, highlight=False)))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _summarise(Console(highlight=False), result)
+    return 0 if result["outcome"] == "succeeded" else 1
+
+
+async def _run(raw: dict[str, Any], path: Path, workspace: Path | None, console: Console) -> dict[str, Any]:
+    began = time.monotonic()
+    runtime = await Runtime.open(warden_home(), workspace)
+    try:
+        if "goal_js" in raw:
+            raw = {**{k: v for k, v in raw.items() if k != "goal_js"}, "goal": await _goal(runtime, raw)}
+        try:
+            spec = TaskSpec.from_json(raw)
+        except (KeyError, TypeError, ValueError, AttributeError, WardenError) as exc:
+            raise WardenError(f"{path}: {exc}") from None
+        events = runtime.events()
+        [task] = await runtime.submit_all([spec])
+        console.print(f"running {task.id}  {task.goal}")
+        printer = asyncio.create_task(_follow(console, events))
+        try:
+            await runtime.run_task(task.id)
+        finally:
+            printer.cancel()
+        for event in events.drain():
+            _show(console, event)
+        return await _result(runtime, await runtime.task(task.id), time.monotonic() - began)
+    finally:
+        await runtime.close()
+
+
+async def _goal(runtime: Runtime, raw: dict[str, Any]) -> str:
+    """The goal a page states: `goal_js` evaluated after the environment's reset and setup."""
+    env_spec = raw.get("env") or {}
+    env = runtime.environments.get(env_spec.get("kind", "")) if isinstance(env_spec, dict) else None
+    if env is None or not hasattr(env, "evaluate"):
+        raise WardenError('"goal_js" needs a web environment ("env": {"kind": "web", ...})')
+    await env.reset(env_spec)
+    goal = await env.evaluate(raw["goal_js"])
+    if not isinstance(goal, str) or not goal.strip():
+        raise WardenError(f"goal_js gave {goal!r:.80}, not a non-empty string")
+    return goal
+
+
+async def _result(runtime: Runtime, task: Task, wall: float) -> dict[str, Any]:
+    """The run as a script reads it: outcome, what the evaluator says now, and how the task was served."""
+    history = await runtime.history(task.id)
+    modes = [e.mode for e in history if isinstance(e, TaskStarted)]
+    fell_back = any(isinstance(e, ReplayFellBack) for e in history)
+    stored = [e.program_id for e in history if isinstance(e, ProgramStored)]
+    steps = await runtime.traces(task.id)
+    outcome, reason = "failed", task.error
+    if task.status is TaskStatus.SUCCEEDED:
+        outcome = "succeeded"
+    elif task.status is TaskStatus.PAUSED:
+        outcome = "blocked"
+        reason = next((e.reason for e in reversed(history) if isinstance(e, TaskPaused)), "waiting for a person")
+    elif any(step["status"] == "blocked" for step in steps):
+        outcome = "blocked"
+    spent = await runtime.queue.spent(task.id)
+    return {
+        "task_id": task.id, "goal": task.goal, "outcome": outcome, "reason": reason,
+        "evaluation": await _evaluation(runtime, task),
+        "path": "hybrid" if fell_back else (modes[0] if modes else "agent"),
+        "program_id": task.program_id, "stored_program_id": stored[-1] if stored else None,
+        "model_calls": spent.usage.model_calls, "tokens": spent.usage.tokens, "cost_usd": round(spent.usage.cost_usd, 6),
+        "steps": sum(step["status"] == "done" for step in steps), "wall_s": round(wall, 3),
+    }
+
+
+async def _evaluation(runtime: Runtime, task: Task) -> bool | None:
+    """The evaluator's answer on the environment as the run left it (None when the task has none)."""
+    evaluator = task.spec.evaluator
+    if evaluator is None:
+        return None
+    if task.status is TaskStatus.SUCCEEDED:
+        return True
+    env = runtime.environment(task.env) if task.env else None
+    if env is None:
+        return False
+    try:
+        return await judge(evaluator, env, runtime.shell_evaluator)
+    except WardenError:
+        return False
+
+
+def _summarise(console: Console, result: dict[str, Any]) -> None:
+    mark = {"succeeded": "[green]✔[/]", "blocked": "[yellow]‖[/]"}.get(result["outcome"], "[red]✖[/]")
+    console.print(f"{mark} {result['outcome']}: {result['goal']}" + (f" ({result['reason']})" if result["reason"] else ""))
+    served = f"via {result['path']}" + (f" (program {result['program_id']})" if result["program_id"] else "")
+    console.print(f"  {served}, {result['steps']} steps, {result['model_calls']} model calls, {result['wall_s']} s; "
+                  f"evaluator: {result['evaluation']}")
+    if result["stored_program_id"]:
+        console.print(f"  stored program {result['stored_program_id']}")
