@@ -1,9 +1,10 @@
 """The title of the window that gets the keyboard on a display, read with xdotool.
 
 Under a window manager that is the active window (`_NET_ACTIVE_WINDOW`). A bare X server
-(Xvfb with no window manager) has no active window: its input focus follows the pointer,
-so the top-level window under the pointer is the one keys go to, and its title is read
-instead. None means it cannot be told (no xdotool, no window, no display).
+(Xvfb with no window manager) has no active window: keys go to the window an app gave the
+input focus to, or, while the focus is X's default "pointer root", to the top-level window
+under the pointer, so those are read in that order instead. None means it cannot be told
+(no xdotool, no window, no display).
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ def active_title(display: str | None) -> str | None:
     xdotool = shutil.which("xdotool")
     if not display or xdotool is None:
         return None
-    active = _xdotool(xdotool, display, "getactivewindow", "getwindowname")
-    if active is not None:
-        return active
+    for command in (("getactivewindow", "getwindowname"), ("getwindowfocus", "getwindowname")):
+        title = _xdotool(xdotool, display, *command)
+        if title is not None:
+            return title
     location = _xdotool(xdotool, display, "getmouselocation", "--shell")
     window = dict(line.split("=", 1) for line in (location or "").splitlines() if "=" in line).get("WINDOW")
     if not window or not window.isdigit():
