@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -85,6 +86,11 @@ class _Server(ThreadingHTTPServer):
         self.app = app
         super().__init__((str(address), port), _Handler)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser dropping a kept-alive connection is routine; anything else is reported as usual."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 def _loopback(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
     address = ipaddress.ip_address("127.0.0.1" if host == "localhost" else host)
@@ -96,6 +102,7 @@ def _loopback(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    timeout = 30
     server_version = "WardenDemo/1"
 
     def do_GET(self) -> None:
