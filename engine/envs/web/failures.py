@@ -29,6 +29,12 @@ def says_gone(exc: PlaywrightError) -> bool:
     return any(marker in text for marker in _GONE)
 
 
+def says_navigating(exc: PlaywrightError) -> bool:
+    """Whether an error only says the document changed under the call (a navigation), so a retry may see the new one."""
+    text = str(exc).lower()
+    return "execution context was destroyed" in text or "frame was detached" in text
+
+
 def net_error(exc: BaseException) -> str | None:
     """The `net::ERR_…` code Chromium gave for a failed navigation, when there is one."""
     found = re.search(r"net::ERR_[A-Z_]+", str(exc))

@@ -20,7 +20,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class EgressGuard:
-    """The allowed origins of one task, and the refusals since a mark."""
+    """The allowed origins of one task, and the refusals no action has reported yet."""
 
     def __init__(self, allowed: Iterable[str] = ()) -> None:
         self.allowed = tuple(allowed)
@@ -51,12 +51,14 @@ class EgressGuard:
         finally:
             self._admitted.discard(origin)
 
-    def mark(self) -> int:
-        return len(self._refusals)
+    def take_refusal(self) -> str | None:
+        """The first refusal not yet taken, or None; all pending ones are cleared.
 
-    def refused_since(self, mark: int) -> str | None:
-        """The first refusal after `mark`, or None."""
-        return self._refusals[mark] if len(self._refusals) > mark else None
+        Nothing refused was sent, so one the page made on its own between actions is
+        cleared unreported when the next action starts.
+        """
+        pending, self._refusals = self._refusals, []
+        return pending[0] if pending else None
 
     def _passes(self, request: Request) -> bool:
         if self.inside(request.url):

@@ -8,15 +8,12 @@ template and the live control acts on the control.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
 from playwright.async_api import Locator, Page
 
 TARGET_SHAPE = "one of {role, name?}, {text}, {label}, {placeholder}, {css}, {xpath}, {x, y}"
 NAMED_KINDS = ("text", "label", "placeholder", "css", "xpath")
-POLL_S = 0.1
 
 
 def target_problem(target: Any) -> str | None:
@@ -76,13 +73,3 @@ async def probe(page: Page, target: dict) -> Locator | None:
         if await visible.count():
             return visible.first
     return None
-
-
-async def find(page: Page, target: dict, timeout_s: float) -> Locator | None:
-    """`probe`, retried until a match appears or `timeout_s` passes (then None)."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        found = await probe(page, target)
-        if found is not None or time.monotonic() >= deadline:
-            return found
-        await asyncio.sleep(POLL_S)

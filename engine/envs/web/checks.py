@@ -1,0 +1,72 @@
+"""Answers to the web forms (`forms.py`) on a live page, quickly: no check waits for an element to appear.
+
+A target that names nothing makes a check false, never an error; text is compared with
+runs of whitespace squashed to one space (a page's rendered text breaks lines where the
+HTML did not), a field's value exactly as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Locator, Page
+
+from engine.envs.web import targets
+from engine.envs.web.elements import element
+from engine.errors import WardenError
+
+QUICK_MS = 1000
+
+_VALUES = """
+(element) => {
+  if (element instanceof HTMLSelectElement) {
+    return [element.value, ...Array.from(element.selectedOptions, (option) => option.label)];
+  }
+  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return [element.value];
+  return [];
+}
+"""
+
+_PAGE_TEXT = "() => document.body ? document.body.innerText : ''"
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _compare(actual: str, body: dict, squash: bool) -> bool:
+    if squash:
+        actual = _squash(actual)
+    if "equals" in body:
+        return actual == (_squash(body["equals"]) if squash else body["equals"])
+    return (_squash(body["contains"]) if squash else body["contains"]) in actual
+
+
+async def check(page: Page, form: str, body: Any) -> bool:
+    if form == "exists":
+        return await element(page, body) is not None
+    if form == "absent":
+        return await targets.probe(page, body) is None
+    if form in ("url", "title"):
+        actual = page.url if form == "url" else await page.title()
+        return _compare(actual, {"contains": body} if isinstance(body, str) else body, squash=False)
+    if form == "text":
+        return await _text(page, {"contains": body} if isinstance(body, str) else body)
+    if form == "value":
+        found = await element(page, body["target"])
+        if found is None:
+            return False
+        values = await (found.evaluate(_VALUES, timeout=QUICK_MS) if isinstance(found, Locator)
+                        else found.evaluate(_VALUES))
+        return any(_compare(value, body, squash=False) for value in values)
+    raise WardenError(f"a web page cannot check {form!r}")
+
+
+async def _text(page: Page, body: dict) -> bool:
+    if "target" not in body:
+        return _compare(await page.evaluate(_PAGE_TEXT), body, squash=True)
+    found = await element(page, body["target"])
+    if found is None:
+        return False
+    text = await (found.inner_text(timeout=QUICK_MS) if isinstance(found, Locator) else found.inner_text())
+    return _compare(text, body, squash=True)

@@ -1,0 +1,212 @@
+"""The browser tools: navigate, click, fill, type, press, select, check, scroll and wait.
+
+Each acts on the web environment's current page and reports which element it acted on
+(`identity`), so a run driven by pixels still compiles into a program that names elements.
+All are externally irreversible (the site's state is beyond any snapshot: receipts are
+audit only) and scoped: they stay inside the task's allowed origins, and a `browser.goto`
+that would leave them is named by `WebEnv.egress` for the gate to rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Page
+
+from engine.envs.web import targets
+from engine.envs.web.elements import Element, element, wait_element
+from engine.envs.web.forms import KIND
+from engine.envs.web.identity import Identity, focused, identify
+from engine.envs.web.origins import origin_of
+from engine.tier import Tier
+from engine.tools.registry import Tool, ToolError, ToolOutput
+
+if TYPE_CHECKING:
+    from engine.envs.web.environment import WebEnv
+
+IRREVERSIBLE = Tier.EXTERNALLY_IRREVERSIBLE
+
+Use = Callable[[Page, dict, Element, dict[str, Any]], Awaitable[None]]
+Run = Callable[[Any, dict[str, Any]], Awaitable[ToolOutput]]
+
+
+def _target(tool: str, args: dict[str, Any]) -> dict:
+    problem = targets.target_problem(args["target"])
+    if problem:
+        raise ToolError(f"{tool}: {problem}")
+    return args["target"]
+
+
+async def _located(env: "WebEnv", page: Page, tool: str, target: dict) -> Element:
+    """The element an action acts on, waited for briefly; a point with nothing under it is no element."""
+    if targets.is_point(target):
+        found = await element(page, target)
+        if found is None:
+            raise ToolError(f"{tool}: there is no element {targets.describe(target)}")
+        return found
+    found = await wait_element(page, target, env.find_timeout_s)
+    if found is None:
+        raise ToolError(f"{tool}: nothing matches {targets.describe(target)} within {env.find_timeout_s:g} s")
+    return found
+
+
+def _output(env: "WebEnv", done: str, acted_on: Identity | None) -> ToolOutput:
+    url = env.page().url
+    on = f' {acted_on["role"]} "{acted_on["name"]}" ({acted_on["selector"]})' if acted_on else ""
+    return ToolOutput(f"{done}{on}; page {url}", {"target": acted_on, "url": url})
+
+
+def _element_tool(env: "WebEnv", tool: str, verb: str, use: Use, settles: bool = False) -> Run:
+    """A tool that finds its target, says what it is, then acts on it with `use(page, target, element)`."""
+
+    async def run(_: Any, args: dict[str, Any]) -> ToolOutput:
+        target = _target(tool, args)
+
+        async def body(page: Page) -> Identity:
+            found = await _located(env, page, tool, target)
+            acted_on = await identify(found)
+            await use(page, target, found, args)
+            if settles:
+                await env.settle(page)
+            return acted_on
+
+        return _output(env, verb, await env.act(tool, body))
+
+    return run
+
+
+async def _click(page: Page, target: dict, found: Element, args: dict[str, Any]) -> None:
+    if targets.is_point(target):
+        await page.mouse.click(target["x"], target["y"])  # the pixel, as the agent meant it
+    else:
+        await found.click()
+
+
+async def _fill(page: Page, target: dict, found: Element, args: dict[str, Any]) -> None:
+    await found.fill(args["text"])
+
+
+async def _select(page: Page, target: dict, found: Element, args: dict[str, Any]) -> None:
+    await found.select_option(args["value"])  # a string matches an option's value or its label
+
+
+async def _check(page: Page, target: dict, found: Element, args: dict[str, Any]) -> None:
+    await found.check()
+
+
+def _goto(env: "WebEnv") -> Run:
+    async def run(_: Any, args: dict[str, Any]) -> ToolOutput:
+        url = args["url"]
+        if url != "about:blank" and origin_of(url) is None:
+            raise ToolError(f"browser.goto: only http(s) URLs and about:blank can be opened, not {url!r:.100}")
+
+        async def body(page: Page) -> None:
+            with env.guard.admitting(url):  # the gate rated a goto outside the allowed origins before it got here
+                await page.goto(url, wait_until="load")
+
+        await env.act("browser.goto", body)
+        return _output(env, "opened", None)
+
+    return run
+
+
+def _type(env: "WebEnv") -> Run:
+    async def run(_: Any, args: dict[str, Any]) -> ToolOutput:
+        async def body(page: Page) -> Identity | None:
+            await page.keyboard.type(args["text"])
+            return await focused(page)
+
+        acted_on = await env.act("browser.type", body)
+        return _output(env, f"typed {len(args['text'])} characters" + (" into" if acted_on else ""), acted_on)
+
+    return run
+
+
+def _press(env: "WebEnv") -> Run:
+    async def run(_: Any, args: dict[str, Any]) -> ToolOutput:
+        async def body(page: Page) -> Identity | None:
+            acted_on = await focused(page)  # before the key: Enter may submit the form and leave the page
+            await page.keyboard.press(args["key"])
+            await env.settle(page)
+            return acted_on
+
+        acted_on = await env.act("browser.press", body)
+        return _output(env, f"pressed {args['key']}" + (" on" if acted_on else ""), acted_on)
+
+    return run
+
+
+_AFTER_A_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def _scroll(env: "WebEnv") -> Run:
+    async def run(_: Any, args: dict[str, Any]) -> ToolOutput:
+        async def body(page: Page) -> list[int]:
+            await page.mouse.wheel(args["dx"], args["dy"])
+            await page.evaluate(_AFTER_A_FRAME)
+            return await page.evaluate("() => [Math.round(window.scrollX), Math.round(window.scrollY)]")
+
+        x, y = await env.act("browser.scroll", body)
+        return _output(env, f"scrolled by ({args['dx']}, {args['dy']}); the page is at ({x}, {y})", None)
+
+    return run
+
+
+def _wait(env: "WebEnv") -> Run:
+    async def run(_: Any, args: dict[str, Any]) -> ToolOutput:
+        target = _target("browser.wait", args)
+
+        async def body(page: Page) -> Identity:
+            found = await wait_element(page, target, env.timeout_s)
+            if found is None:
+                raise ToolError(f"browser.wait: nothing matches {targets.describe(target)} "
+                                f"within {env.timeout_s:g} s")
+            return await identify(found)
+
+        return _output(env, "found", await env.act("browser.wait", body))
+
+    return run
+
+
+def _needs_element(args: dict[str, Any]) -> dict | None:
+    target = args.get("target")
+    return {"exists": target} if targets.is_target(target) and not targets.is_point(target) else None
+
+
+def _named(args: dict[str, Any]) -> str:
+    return targets.describe(args.get("target"))
+
+
+def _short(text: str) -> str:
+    return f'"{text[:40]}…"' if len(text) > 40 else f'"{text}"'
+
+
+def web_tools(env: "WebEnv") -> tuple[Tool, ...]:
+    """The browser tools, bound to one web environment."""
+    common: dict[str, Any] = {"kind": KIND, "tier": IRREVERSIBLE, "scoped": True}
+    return (
+        Tool(name="browser.goto", schema={"url": str}, run=_goto(env), idempotent=True, egress=env.egress,
+             summary=lambda a: f"browser.goto {a['url']}", **common),
+        Tool(name="browser.click", schema={"target": dict},
+             run=_element_tool(env, "browser.click", "clicked", _click, settles=True), needs=_needs_element,
+             summary=lambda a: f"browser.click {_named(a)}", **common),
+        Tool(name="browser.fill", schema={"target": dict, "text": str},
+             run=_element_tool(env, "browser.fill", "filled", _fill), idempotent=True, needs=_needs_element,
+             effect=lambda a: {"value": {"target": a["target"], "equals": a["text"]}},
+             summary=lambda a: f"browser.fill {_named(a)} with {_short(a['text'])}", **common),
+        Tool(name="browser.type", schema={"text": str}, run=_type(env),
+             summary=lambda a: f"browser.type {_short(a['text'])}", **common),
+        Tool(name="browser.press", schema={"key": str}, run=_press(env),
+             summary=lambda a: f"browser.press {a['key']}", **common),
+        Tool(name="browser.select", schema={"target": dict, "value": str},
+             run=_element_tool(env, "browser.select", "selected in", _select), idempotent=True,
+             needs=_needs_element, summary=lambda a: f"browser.select {_short(a['value'])} in {_named(a)}", **common),
+        Tool(name="browser.check", schema={"target": dict},
+             run=_element_tool(env, "browser.check", "checked", _check), idempotent=True, needs=_needs_element,
+             summary=lambda a: f"browser.check {_named(a)}", **common),
+        Tool(name="browser.scroll", schema={"dx": int, "dy": int}, run=_scroll(env),
+             summary=lambda a: f"browser.scroll by ({a['dx']}, {a['dy']})", **common),
+        Tool(name="browser.wait", schema={"target": dict}, run=_wait(env),
+             summary=lambda a: f"browser.wait for {_named(a)}", **common),
+    )
