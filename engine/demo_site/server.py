@@ -23,6 +23,7 @@ from engine.demo_site.routes import dispatch
 from engine.demo_site.state import SiteState, Start
 
 MAX_BODY = 1 << 20
+POLL_SECONDS = 0.05  # how soon `stop` is noticed
 
 
 class DemoSite:
@@ -51,7 +52,8 @@ class DemoSite:
         if self._server is not None:
             raise RuntimeError("the demo site is already running")
         self._server = _Server(host, port, self._app)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="demo-site", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(POLL_SECONDS,), name="demo-site",
+                                        daemon=True)
         self._thread.start()
         return self.url
 

@@ -38,14 +38,17 @@ class _Data:
     shown: int = 0
     last_ids: dict[str, int] = field(default_factory=dict)
 
-    def new_id(self, kind: str, records: dict[int, Any]) -> int:
-        """A fresh id for `records`: never one in use, nor one a deleted record had since the last reset."""
-        self.last_ids[kind] = max(self.last_ids.get(kind, 0), max(records, default=0)) + 1
+    def new_id(self, kind: str) -> int:
+        """A fresh id of `kind`: never one in use, nor one a deleted record had since the last reset."""
+        self.last_ids[kind] = self.last_ids.get(kind, 0) + 1
         return self.last_ids[kind]
 
     @classmethod
     def at(cls, start: Start) -> _Data:
-        return cls(start, {c.id: c for c in start.contacts}, {n.id: n for n in start.notes}, start.settings)
+        contacts = {c.id: c for c in start.contacts}
+        notes = {n.id: n for n in start.notes}
+        return cls(start, contacts, notes, start.settings,
+                   last_ids={"contact": max(contacts, default=0), "note": max(notes, default=0)})
 
 
 class SiteState:
@@ -91,7 +94,7 @@ class SiteState:
 
     def add_contact(self, draft: Contact) -> Contact:
         with self._lock:
-            contact = replace(draft, id=self._data.new_id("contact", self._data.contacts))
+            contact = replace(draft, id=self._data.new_id("contact"))
             self._data.contacts[contact.id] = contact
             return contact
 
@@ -116,7 +119,7 @@ class SiteState:
 
     def add_note(self, draft: Note) -> Note:
         with self._lock:
-            note = replace(draft, id=self._data.new_id("note", self._data.notes))
+            note = replace(draft, id=self._data.new_id("note"))
             self._data.notes[note.id] = note
             return note
 
@@ -141,6 +144,6 @@ class SiteState:
         with self._lock:
             d = self._data
             lines = figures(kind, list(d.contacts.values()), list(d.notes.values()))
-            report = Report(d.new_id("report", d.reports), kind, lines)
+            report = Report(d.new_id("report"), kind, lines)
             d.reports[report.id] = report
             return report
