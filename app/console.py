@@ -50,6 +50,7 @@ class WardenApp(App[int]):
         Binding("u", "undo", "Undo", id="warden.undo"),
         Binding("U", "force_undo", "Force undo", id="warden.force_undo", show=False),
         Binding("c", "cancel_task", "Cancel task", id="warden.cancel"),
+        Binding("b", "raise_budget", "Raise budget", id="warden.raise_budget", show=False),
         Binding("p", "show_policy", "Policy", id="warden.policy"),
         Binding("t", "toggle_theme", "Theme", id="warden.theme"),
         Binding("q", "quit", "Quit", id="warden.quit"),
@@ -253,6 +254,20 @@ class WardenApp(App[int]):
     def action_cancel_task(self) -> None:
         if not self.query_one(TaskQueue).request_cancel():
             self.notify("Select a task first.", severity="warning")
+
+    def action_raise_budget(self) -> None:
+        if not self.query_one(TaskQueue).request_budget_raise():
+            self.notify("Select a task first.", severity="warning")
+
+    @work(group="budget", exit_on_error=False)
+    async def on_task_queue_budget_raise_requested(self, message: TaskQueue.BudgetRaiseRequested) -> None:
+        task = await self.reader.task(message.task_id)
+        budget = (await self.reader.queue.budget(task)).doubled()
+        if not budget.as_json():
+            self.notify(f"{task.id} has no budget to raise.", severity="warning")
+            return
+        await self.engine.call(lambda rt: rt.raise_budget(message.task_id, budget))
+        self.notify(f"Doubled the budget of {task.id}: {budget.as_json()}.")
 
     @work(group="decide", exit_on_error=False)
     async def on_approval_list_decided(self, message: ApprovalList.Decided) -> None:

@@ -11,6 +11,8 @@ COMMANDS = (
     ("Force undo the selected receipt", "force_undo",
      "Undo even though a later call that left no snapshot may have changed the same paths (U)"),
     ("Cancel the selected task", "cancel_task", "Stop the highlighted task; its receipts stay in the journal"),
+    ("Raise the selected task's budget", "raise_budget",
+     "Double every limit of the highlighted task; one paused on its budget resumes (b)"),
     ("Focus tasks", "focus('tasks')", "Move to the task queue"),
     ("Focus approvals", "focus('approvals')", "Move to pending approvals"),
     ("Focus journal", "focus('journal')", "Move to the receipt journal"),

@@ -37,8 +37,17 @@ class TaskQueue(RecordTable):
 
         task_id: str
 
+    @dataclass
+    class BudgetRaiseRequested(Message):
+        """The operator asked to double the highlighted task's budget (it resumes if paused on it)."""
+
+        task_id: str
+
     def request_cancel(self) -> bool:
         return self.request(self.CancelRequested)
+
+    def request_budget_raise(self) -> bool:
+        return self.request(self.BudgetRaiseRequested)
 
     def show_tasks(self, tasks: list[Task]) -> None:
         self.show((task.id, self.cells(task), task.created_at) for task in tasks)
