@@ -5,20 +5,12 @@ from __future__ import annotations
 from engine.envs.environment import Environment
 from engine.envs.web import WebEnv
 from engine.envs.web.observe import ARIA_LIMIT, page_text
-from engine.tools.registry import ToolRegistry
-from engine.tools.call import ToolCall
-
-
-async def run(env: WebEnv, tool: str, **args):
-    registry = ToolRegistry()
-    for declared in env.tools():
-        registry.register(declared)
-    return await registry.check(ToolCall(tool, args)).run(env, args)
+from tests.web.calls import call
 
 
 async def test_goto_then_observe_shows_url_title_and_the_accessibility_tree(web: WebEnv, site) -> None:
     assert isinstance(web, Environment)
-    output = await run(web, "browser.goto", url=site.url("/second"))
+    output = await call(web, "browser.goto", url=site.url("/second"))
     assert output.data == {"target": None, "url": site.url("/second")}
     seen = await web.observe()
     assert seen.kind == "web"

@@ -39,7 +39,7 @@ _IDENTIFY = """
   const implicitRole = () => {
     switch (tag) {
       case 'a': case 'area': return element.hasAttribute('href') ? 'link' : 'generic';
-      case 'button': case 'summary': return 'button';
+      case 'button': return 'button';
       case 'select': return element.multiple || element.size > 1 ? 'listbox' : 'combobox';
       case 'textarea': return 'textbox';
       case 'img': return element.getAttribute('alt') === '' ? 'presentation' : 'img';
@@ -61,7 +61,7 @@ _IDENTIFY = """
       case 'progress': return 'progressbar';
       case 'hr': return 'separator';
       case 'input':
-        if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
+        if (['button', 'submit', 'reset', 'image', 'file'].includes(type)) return 'button';
         if (type === 'checkbox') return 'checkbox';
         if (type === 'radio') return 'radio';
         if (type === 'range') return 'slider';
@@ -78,10 +78,16 @@ _IDENTIFY = """
     'radio', 'switch', 'tab', 'menuitem', 'treeitem', 'tooltip'].includes(role);
   const content = squash(element.innerText ?? element.textContent);
 
-  const native = () => {
-    if (element.labels && element.labels.length) {
-      return squash(Array.from(element.labels, (label) => label.innerText ?? label.textContent).join(' '));
+  const labelText = (label) => {  // a label's words, not the text of the control it wraps (a select's options)
+    const words = [];
+    const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!element.contains(node)) words.push(node.textContent);
     }
+    return words.join(' ');
+  };
+  const native = () => {
+    if (element.labels && element.labels.length) return squash(Array.from(element.labels, labelText).join(' '));
     if (tag === 'img' || (tag === 'input' && type === 'image')) return squash(element.getAttribute('alt'));
     if (tag === 'input' && ['button', 'submit', 'reset'].includes(type)) {
       return squash(element.value) || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');

@@ -127,7 +127,11 @@ def _press(env: "WebEnv") -> Run:
     async def run(_: Any, args: dict[str, Any]) -> ToolOutput:
         async def body(page: Page) -> Identity | None:
             acted_on = await focused(page)  # before the key: Enter may submit the form and leave the page
-            await page.keyboard.press(args["key"])
+            focus = page.locator(":focus")
+            if await focus.count():
+                await focus.first.press(args["key"])  # through a locator Playwright waits for a navigation it starts
+            else:
+                await page.keyboard.press(args["key"])
             await env.settle(page)
             return acted_on
 
