@@ -1,7 +1,8 @@
 """Loopback sites for the web tests, and one real Chromium (a `WebEnv`) shared by them all.
 
 The web tests share one event loop for the session (set below) so one browser serves every
-test; a test that must break its browser opens its own `WebEnv`.
+test, so an async fixture here needs `@pytest_asyncio.fixture(loop_scope="session")`; a
+test that must break its browser opens its own `WebEnv`.
 """
 
 from __future__ import annotations
