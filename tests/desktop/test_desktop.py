@@ -173,6 +173,11 @@ async def test_with_no_display_every_tool_says_so_in_one_line() -> None:
         await env.fork(Path("unused"))
 
 
+def test_without_pyautogui_the_tools_are_unavailable_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyautogui", None)
+    assert desktop_unavailable(":0") == "desktop tools need pyautogui: pip install pyautogui"
+
+
 def test_warden_imports_the_desktop_without_a_display_or_pyautogui() -> None:
     """In a fresh process (this one's pyautogui may be bound already): no import needs X, and a
     display that is not there is named in one line."""

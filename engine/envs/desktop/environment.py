@@ -138,7 +138,7 @@ class DesktopEnv:
                     raise DesktopError(problem)
                 seen = f"the active window is {title!r}" if title is not None else "no window title could be read"
                 raise DesktopError(f"no window titled {wanted!r} on {self.display} within {timeout:g}s ({seen})")
-            time.sleep(POLL_SECONDS)
+            time.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
 
     async def observe(self) -> Observation:
         """The active window's title and the screen size; a screenshot is taken only when asked for."""
