@@ -71,7 +71,7 @@ class Phone:
         self._record("dump_hierarchy")
         return self._edited.get(self.screen) or dump(self.screen)
 
-    def click(self, x: float | int, y: float | int):
+    def click(self, x: float, y: float):
         self._record("click", x, y)
         root = self._current()
         hit = [e for e in root.iter("node")

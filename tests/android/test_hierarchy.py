@@ -55,10 +55,10 @@ def test_a_long_list_is_cut_with_a_count_of_what_was_left_out() -> None:
 
 
 @pytest.mark.parametrize("hostile", [
-    '<?xml version="1.0"?><!DOCTYPE h [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
-    '<hierarchy><node text="&b;"/></hierarchy>',
-    '<?xml version="1.0"?><!DOCTYPE h [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-    '<hierarchy><node text="&x;"/></hierarchy>',
+    ('<?xml version="1.0"?><!DOCTYPE h [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+     '<hierarchy><node text="&b;"/></hierarchy>'),
+    ('<?xml version="1.0"?><!DOCTYPE h [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+     '<hierarchy><node text="&x;"/></hierarchy>'),
     '<!doctype hierarchy><hierarchy/>',
 ])
 def test_a_dump_with_a_document_type_is_refused_before_parsing(hostile: str) -> None:

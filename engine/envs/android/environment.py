@@ -16,7 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.envs.android.device import AndroidError, Connect, Device, Link, android_unavailable, default_connect
+from engine.envs.android.device import (
+    AndroidError,
+    Connect,
+    Device,
+    Link,
+    android_unavailable,
+    default_connect,
+)
 from engine.envs.android.hierarchy import Screen, parse, words
 from engine.envs.android.targets import SHAPE, is_target, matches
 from engine.envs.environment import Observation
@@ -68,7 +75,7 @@ class AndroidEnv:
     def identity(self) -> str:
         return f"{KIND}:{self.link.name}"
 
-    def tools(self) -> Sequence["Tool"]:
+    def tools(self) -> Sequence[Tool]:
         """The android tools; unavailable (with the reason) when uiautomator2 is missing and no phone was given."""
         from engine.envs.android.tools import ANDROID_TOOLS
 
@@ -120,7 +127,7 @@ class AndroidEnv:
         package = current.get("package") or screen.package
         head = f"android {self.link.name}: {package or 'unknown app'}, screen {width}x{height}"
         return Observation(
-            KIND, "\n".join([head, screen.text()]),
+            KIND, f"{head}\n{screen.text()}",
             {"package": package, "activity": current.get("activity"),
              "nodes": [node.as_dict() for node in screen.meaningful()],
              "display": {"width": int(width), "height": int(height)}},
@@ -164,7 +171,7 @@ class AndroidEnv:
             return text == body["equals"] if "equals" in body else body["contains"] in text
         raise WardenError(f"an android phone cannot check {form!r}")
 
-    async def fork(self, scratch: Path) -> "AndroidEnv":
+    async def fork(self, scratch: Path) -> AndroidEnv:
         raise WardenError("an android phone cannot be forked: there is one device")
 
     async def close(self) -> None:

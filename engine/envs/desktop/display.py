@@ -9,6 +9,7 @@ the first one.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
 import sys
@@ -30,7 +31,7 @@ class DesktopError(ToolError):
 
 def canonical(display: str) -> str:
     """`:5.0` and `:5` name the same screen; compare displays in this form."""
-    return display[:-2] if display.endswith(".0") else display
+    return display.removesuffix(".0")
 
 
 def desktop_unavailable(display: str | None) -> str | None:
@@ -84,8 +85,8 @@ def pyautogui_for(display: str | None) -> ModuleType:
             previous = os.environ.get("DISPLAY")
             os.environ["DISPLAY"] = display
             try:
-                import pyautogui
-            except Exception as exc:  # its X backend connects while importing and raises what Xlib raises
+                importlib.import_module("pyautogui")
+            except Exception as exc:  # noqa: BLE001 - it connects to X while importing; Xlib raises many kinds
                 raise DesktopError(f"pyautogui cannot start on {display}: {one_line(exc)}") from None
             finally:
                 if previous is None:

@@ -17,7 +17,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.envs.desktop.display import DesktopError, canonical, desktop_unavailable, pyautogui_for
+from engine.envs.desktop.display import (
+    DesktopError,
+    canonical,
+    desktop_unavailable,
+    pyautogui_for,
+)
 from engine.envs.desktop.screen import screenshot_png
 from engine.envs.desktop.windows import active_title
 from engine.envs.environment import Observation
@@ -75,7 +80,7 @@ class DesktopEnv:
     def identity(self) -> str:
         return f"{KIND}:{self.display or 'none'}"
 
-    def tools(self) -> Sequence["Tool"]:
+    def tools(self) -> Sequence[Tool]:
         """The desktop tools, each marked unavailable (with the reason) when the display cannot be used now."""
         from engine.envs.desktop.tools import DESKTOP_TOOLS
 
@@ -164,7 +169,7 @@ class DesktopEnv:
         title = await asyncio.to_thread(active_title, self.display)
         return title is not None and matches(title, body)
 
-    async def fork(self, scratch: Path) -> "DesktopEnv":
+    async def fork(self, scratch: Path) -> DesktopEnv:
         raise WardenError("a desktop cannot be forked: there is one screen")
 
     async def close(self) -> None:
