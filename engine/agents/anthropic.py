@@ -75,7 +75,8 @@ class AnthropicAgent(ModelAgent):
         if options["max_tokens"] < 1:
             raise AgentError("anthropic agent: max_tokens must be at least 1")
         if context.env_kind not in ("web", "desktop"):
-            raise AgentError(f"anthropic agent: acts on a web or desktop screen, not in a {context.env_kind} environment")
+            raise AgentError("anthropic agent: acts on a web or desktop screen; "
+                             f"this task's environment is {context.env_kind}")
         if not os.environ.get("ANTHROPIC_API_KEY"):
             raise AgentError("anthropic agent: ANTHROPIC_API_KEY is not set")
         client = anthropic.AsyncAnthropic(max_retries=options["max_retries"], timeout=options["timeout_s"])
@@ -180,7 +181,9 @@ class AnthropicAgent(ModelAgent):
     def _point(self, coordinate: object) -> tuple[int, int] | Refuse:
         """A coordinate the model gave, on the screen; none means where the pointer last was."""
         if coordinate is None:
-            return self._cursor if self._cursor is not None else Refuse("no coordinate was given and the pointer is unknown")
+            if self._cursor is None:
+                return Refuse("no coordinate was given and the pointer is unknown")
+            return self._cursor
         if (not isinstance(coordinate, (list, tuple)) or len(coordinate) != 2
                 or not all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in coordinate)):
             return Refuse(f"a coordinate is [x, y], got {coordinate!r:.60}")

@@ -77,10 +77,13 @@ class GeminiAgent(ModelAgent):
     def from_spec(cls, spec: Mapping[str, Any], context: AgentContext) -> "GeminiAgent":
         options = read_spec(spec, "gemini", {**DEFAULTS, **LIMIT_DEFAULTS})
         if context.env_kind not in ENVIRONMENTS:
-            raise AgentError(f"gemini agent: acts on a web or desktop screen, not in a {context.env_kind} environment")
+            raise AgentError("gemini agent: acts on a web or desktop screen; "
+                             f"this task's environment is {context.env_kind}")
         if not (os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")):
             raise AgentError("gemini agent: neither GEMINI_API_KEY nor GOOGLE_API_KEY is set")
-        version = options["api_version"] or (None if os.environ.get("GOOGLE_GENAI_API_VERSION") else DEFAULT_API_VERSION)
+        version = options["api_version"] or None
+        if version is None and not os.environ.get("GOOGLE_GENAI_API_VERSION"):
+            version = DEFAULT_API_VERSION
         retries = types.HttpRetryOptions(attempts=options["max_retries"] + 1) if options["max_retries"] else None
         http = types.HttpOptions(api_version=version, timeout=int(options["timeout_s"] * 1000), retry_options=retries)
         try:

@@ -17,6 +17,8 @@ from engine.envs.environment import Observation
 from engine.tier import Tier
 from engine.tools.call import ToolCall
 from engine.tools.registry import Tool, ToolOutput, ToolRegistry
+from tests.agents.anthropic_standin import AnthropicStandIn
+from tests.agents.gemini_standin import GeminiStandIn
 
 SCREEN_TOOLS: dict[str, dict[str, type]] = {
     "browser.click": {"target": dict},
@@ -85,7 +87,8 @@ class History:
     def __init__(self, turns: Sequence[Turn] = ()) -> None:
         self.turns: list[Turn] = list(turns)
 
-    def settle(self, call: ToolCall, outcome: Outcome = Outcome.DONE, output: str = "", source: str = "agent") -> list[Turn]:
+    def settle(self, call: ToolCall, outcome: Outcome = Outcome.DONE, output: str = "",
+               source: str = "agent") -> list[Turn]:
         self.turns.append(Turn(len(self.turns), call, source, outcome, output))
         return list(self.turns)
 
@@ -93,3 +96,43 @@ class History:
 @pytest.fixture
 def screen() -> Screen:
     return Screen()
+
+
+@pytest.fixture
+def anthropic_api(monkeypatch, tmp_path):
+    """`anthropic_api(script)`: a started Messages API stand-in the SDK is pointed at by its own variables."""
+    started: list[AnthropicStandIn] = []
+    for name in ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ANTHROPIC_CONFIG_DIR", str(tmp_path / "anthropic-config"))
+
+    def start(script, **options) -> AnthropicStandIn:
+        api = AnthropicStandIn(script, **options).start()
+        started.append(api)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", api.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-key")
+        return api
+
+    yield start
+    for api in started:
+        api.stop()
+
+
+@pytest.fixture
+def gemini_api(monkeypatch):
+    """`gemini_api(script)`: a started generateContent stand-in the SDK is pointed at by its own variables."""
+    started: list[GeminiStandIn] = []
+    for name in ("GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE",
+                 "GOOGLE_GENAI_API_VERSION", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION"):
+        monkeypatch.delenv(name, raising=False)
+
+    def start(script, **options) -> GeminiStandIn:
+        api = GeminiStandIn(script, **options).start()
+        started.append(api)
+        monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", api.url)
+        monkeypatch.setenv("GEMINI_API_KEY", "gemini-test-key")
+        return api
+
+    yield start
+    for api in started:
+        api.stop()

@@ -72,7 +72,8 @@ class Loopback:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name=type(self).__name__, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), name=type(self).__name__,
+                                        daemon=True)
         self._thread.start()
         return self
 
