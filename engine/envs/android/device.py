@@ -101,9 +101,9 @@ class Link:
 
     async def call(self, what: str, action: Callable[[Device], T]) -> T:
         """`action(device)` on a worker thread; `what` names it in the one-line error if it fails."""
-        return await asyncio.to_thread(self.call_now, what, action)
+        return await asyncio.to_thread(self._call_now, what, action)
 
-    def call_now(self, what: str, action: Callable[[Device], T]) -> T:
+    def _call_now(self, what: str, action: Callable[[Device], T]) -> T:
         with self._lock:
             device = self._device_now()
             try:
