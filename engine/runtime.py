@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+import importlib
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
@@ -16,9 +17,11 @@ from pathlib import Path
 
 import platformdirs
 
-from engine.agents.agent import AgentFactory, Price
+from engine.agents.agent import AgentContext, AgentError, AgentFactory, Price
 from engine.agents.scripted import ScriptedAgent
+from engine.envs.desktop import DesktopEnv
 from engine.envs.environment import Environment
+from engine.envs.web import WebEnv, find_browser
 from engine.envs.workspace import Sandbox, WorkspaceEnv
 from engine.envs.workspace.environment import KIND as WORKSPACE_KIND
 from engine.errors import WardenError
@@ -45,7 +48,36 @@ from engine.tools.call import ToolCall
 from engine.tools.registry import ToolRegistry
 from programs import SHIPPED
 
-AGENTS: dict[str, AgentFactory] = {"scripted": ScriptedAgent.from_spec}
+def provider(module: str, name: str) -> AgentFactory:
+    """A model agent's factory that imports its SDK only when a task asks for it (the SDKs are slow to import)."""
+
+    def factory(spec: Mapping, context: AgentContext):
+        return getattr(importlib.import_module(module), name).from_spec(spec, context)
+
+    return factory
+
+
+def auto_agent(spec: Mapping, context: AgentContext):
+    """The model agent whose key is set: Claude first, then Gemini (web only); one line when neither is."""
+    if os.environ.get("ANTHROPIC_API_KEY"):
+        return AGENTS["anthropic"]({**spec, "kind": "anthropic"}, context)
+    if (os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")) and context.env_kind == "web":
+        return AGENTS["gemini"]({**spec, "kind": "gemini"}, context)
+    raise AgentError("agent auto: set ANTHROPIC_API_KEY for Claude, or GEMINI_API_KEY for Gemini (web tasks)")
+
+
+AGENTS: dict[str, AgentFactory] = {
+    "scripted": ScriptedAgent.from_spec,
+    "anthropic": provider("engine.agents.anthropic", "AnthropicAgent"),
+    "gemini": provider("engine.agents.gemini", "GeminiAgent"),
+    "auto": auto_agent,
+}
+
+
+def screen_environments() -> list[Environment]:
+    """The browser (`$WARDEN_BROWSER`, else a Playwright or system Chromium) and the desktop on `$DISPLAY`;
+    their tools say in one line why they cannot run where this machine lacks a browser or a display."""
+    return [WebEnv(find_browser(os.environ.get("WARDEN_BROWSER") or None)), DesktopEnv(os.environ.get("DISPLAY") or None)]
 
 
 def warden_home() -> Path:
@@ -146,14 +178,16 @@ class Runtime(Records):
     ) -> "Runtime":
         """Open (creating if needed) the home's database; `pace` slows steps so a person can watch.
 
-        The workspace environment is always there; `environments` adds others (or replaces it).
+        The workspace, browser and desktop environments are always there; `environments` adds
+        others (or replaces one of the same kind).
         """
         home = prepare_home(Path(home) if home else warden_home())
         switches = switches or Switches.from_env()
         policy = policy or Policy.load(home / "policy.toml")
         workspace_env = WorkspaceEnv(Path(workspace) if workspace else home / "workspace", sandbox_for(policy, home))
         store = await Store.open(home / "warden.db")
-        runtime = cls(home, store, EventBus(store), policy, [workspace_env, *environments], switches, pace,
+        runtime = cls(home, store, EventBus(store), policy, [workspace_env, *screen_environments(), *environments],
+                      switches, pace,
                       lease_seconds, agents, max_steps)
         problems = await runtime.corpus.import_files(SHIPPED) if store.fresh else []
         if problems:
@@ -268,4 +302,11 @@ class Runtime(Records):
         await self.runner.serve()
 
     async def close(self) -> None:
+        """Close the environments this runtime opened (a browser it launched) and the database."""
+        for env in {id(env): env for env in [*self.environments.values(), *self._opened.values()]}.values():
+            if env.kind != WORKSPACE_KIND:
+                try:
+                    await env.close()
+                except Exception:
+                    pass  # a browser that already died has nothing left to close
         await self.store.close()
