@@ -34,10 +34,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @dataclass
 class Site:
-    """A loopback HTTP server: its pages, and every POST it received (path, body)."""
+    """A loopback HTTP server: its pages, the paths it was asked for, and every POST it received (path, body)."""
 
     server: ThreadingHTTPServer
     pages: dict[str, str] = field(default_factory=dict)
+    gets: list[str] = field(default_factory=list)
     posts: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -66,6 +67,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         site = self.server.site  # type: ignore[attr-defined]
+        site.gets.append(self.path)
         if self.path == "/bounce":
             self._send(302, "", {"Location": site.pages["bounce_to"]})
         elif self.path in site.pages:
@@ -162,7 +164,8 @@ async def browser_env() -> WebEnv:
 @pytest_asyncio.fixture(loop_scope="session")
 async def web(browser_env: WebEnv, site: Site, other: Site) -> WebEnv:
     """The shared browser, reset onto the fixture home page with a short timeout."""
-    site.posts.clear()
-    other.posts.clear()
+    for served in (site, other):
+        served.gets.clear()
+        served.posts.clear()
     await browser_env.reset({"kind": "web", "start_url": site.url("/"), "timeout_s": 5})
     return browser_env

@@ -72,6 +72,9 @@ class EgressGuard:
         try:
             if self._passes(request):
                 await route.continue_()
+            elif request.is_navigation_request():
+                self._refusals.append(self.refusal(request.url))
+                await route.fulfill(status=204)  # "no content": the page stays where it was, not on an error page
             else:
                 self._refusals.append(self.refusal(request.url))
                 await route.abort("blockedbyclient")
