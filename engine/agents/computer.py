@@ -172,12 +172,16 @@ class Actions:
         return self._unavailable("pressing keys")
 
     def scroll(self, direction: str, pixels: int) -> Move:
+        """A scroll of about `pixels`; a desktop scrolls by wheel clicks, and only up or down."""
         steps = {"down": (0, 1), "up": (0, -1), "right": (1, 0), "left": (-1, 0)}.get(str(direction).lower())
         if steps is None:
             return Refuse(f"scroll direction {direction!r} is not one of up, down, left, right")
-        if not self.web:
-            return self._unavailable("scrolling")
-        return self._calls(ToolCall("browser.scroll", {"dx": steps[0] * pixels, "dy": steps[1] * pixels}))
+        if self.web:
+            return self._calls(ToolCall("browser.scroll", {"dx": steps[0] * pixels, "dy": steps[1] * pixels}))
+        if self.desktop and steps[1]:
+            clicks = max(1, round(pixels / PIXELS_PER_WHEEL_CLICK))
+            return self._calls(ToolCall("desktop.scroll", {"dy": steps[1] * clicks}))
+        return self._unavailable("scrolling" if steps[1] else "scrolling sideways")
 
     def goto(self, url: str) -> Move:
         if not isinstance(url, str) or not url.strip():

@@ -197,7 +197,7 @@ class GeminiAgent(ModelAgent):
         return Refuse(f"{name} is not available in this {self.env_kind} environment")
 
     def _point(self, x: object, y: object) -> tuple[int, int] | Refuse:
-        if not all(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < GRID
+        if not all(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= GRID
                    for value in (x, y)):
             return Refuse(f"x and y are numbers from 0 to 999, got {x!r:.20}, {y!r:.20}")
         assert self.display is not None

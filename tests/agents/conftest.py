@@ -29,6 +29,7 @@ SCREEN_TOOLS: dict[str, dict[str, type]] = {
     "desktop.click": {"x": int, "y": int},
     "desktop.type": {"text": str},
     "desktop.hotkey": {"keys": str},
+    "desktop.scroll": {"dy": int},
 }
 
 DISPLAY = {"width": 1280, "height": 800}

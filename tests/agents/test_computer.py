@@ -65,7 +65,7 @@ def test_calls_are_checked_against_the_registry():
 def test_what_an_environment_cannot_do_is_refused():
     desktop = Actions("desktop", screen_tools())
     assert desktop.goto("http://x") == Refuse("navigating to a URL is not available in a desktop environment")
-    assert desktop.scroll("down", 100) == Refuse("scrolling is not available in a desktop environment")
+    assert desktop.scroll("left", 100) == Refuse("scrolling sideways is not available in a desktop environment")
     assert Actions("web", screen_tools()).scroll("sideways", 100) == Refuse(
         "scroll direction 'sideways' is not one of up, down, left, right")
     typed = Actions("workspace", screen_tools()).type("x")
@@ -77,3 +77,9 @@ def test_a_chain_is_all_its_calls_or_its_first_refusal():
     assert chain([web.click(1, 2), Look("x"), web.type("hi")]) == Calls((
         ToolCall("browser.click", {"target": {"x": 1, "y": 2}}), ToolCall("browser.type", {"text": "hi"})))
     assert chain([web.click(1, 2), Refuse("no"), web.type("hi")]) == Refuse("no")
+
+
+def test_a_desktop_scrolls_by_wheel_clicks():
+    desktop = Actions("desktop", screen_tools())
+    assert desktop.scroll("down", 300) == Calls((ToolCall("desktop.scroll", {"dy": 3}),))
+    assert desktop.scroll("up", 40) == Calls((ToolCall("desktop.scroll", {"dy": -1}),))
