@@ -92,7 +92,7 @@ async def test_type_and_press_act_on_the_focused_element(web: WebEnv, site) -> N
 async def test_scroll_moves_the_page(web: WebEnv, site) -> None:
     await call(web, "browser.goto", url=site.url("/tall"))
     output = await call(web, "browser.scroll", dx=0, dy=600)
-    assert output.text.startswith("scrolled by (0, 600); the page is at (0, ")
+    assert output.text.startswith("scrolled by (0, 600); the page is scrolled to (0, ")
     assert await web.evaluate("window.scrollY") > 0
 
 
