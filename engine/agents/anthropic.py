@@ -58,7 +58,7 @@ class AnthropicAgent(ModelAgent):
     name = "anthropic"
 
     def __init__(self, client: anthropic.AsyncAnthropic, context: AgentContext, options: Mapping[str, Any]) -> None:
-        super().__init__(context, limits_from(options))
+        super().__init__(context, limits_from(options, "anthropic"))
         self._client = client
         self.model: str = options["model"]
         self.max_tokens: int = options["max_tokens"]
@@ -103,7 +103,8 @@ class AnthropicAgent(ModelAgent):
         text = " ".join(block.text for block in response.content if block.type == "text").strip()
         uses = [block for block in response.content if block.type == "tool_use"]
         if response.stop_reason == "refusal":
-            return Reply((), usage, GiveUp("anthropic: the model refused" + (f": {text[:300]}" if text else "")))
+            said = " ".join(text.split())[:300]
+            return Reply((), usage, GiveUp("anthropic: the model refused" + (f": {said}" if said else "")))
         if uses:
             return Reply(tuple(ModelAction(block.id, block.name, dict(block.input or {})) for block in uses), usage)
         if response.stop_reason in ("end_turn", "stop_sequence"):

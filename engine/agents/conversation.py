@@ -119,7 +119,11 @@ def read_spec(spec: Mapping[str, Any], provider: str, defaults: Mapping[str, Any
     return options
 
 
-def limits_from(options: Mapping[str, Any]) -> Limits:
+def limits_from(options: Mapping[str, Any], provider: str) -> Limits:
+    """The limits among an agent's options; a conversation needs at least one model call and one screenshot."""
+    for key in ("max_model_calls", "keep_screenshots"):
+        if options[key] < 1:
+            raise AgentError(f"{provider} agent: {key} must be at least 1")
     return Limits(**{key: options[key] for key in LIMIT_DEFAULTS})
 
 
@@ -223,7 +227,7 @@ class ModelAgent(ABC):
                 self._todo = [(action, self._translate(action)) for action in reply.actions]
                 refused = [move for _, move in self._todo if isinstance(move, Refuse)]
                 self._refused_replies = self._refused_replies + 1 if len(refused) == len(self._todo) else 0
-                if self._refused_replies >= self.limits.max_refused_replies:
+                if self._refused_replies and self._refused_replies >= self.limits.max_refused_replies:
                     return GiveUp(f"{self.name}: the model kept asking for what cannot be done here "
                                   f"({refused[-1].error})", spent)
         except Exception as exc:

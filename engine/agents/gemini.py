@@ -61,7 +61,7 @@ class GeminiAgent(ModelAgent):
     name = "gemini"
 
     def __init__(self, client: genai.Client, context: AgentContext, options: Mapping[str, Any]) -> None:
-        super().__init__(context, limits_from(options))
+        super().__init__(context, limits_from(options, "gemini"))
         self._client = client
         self.model: str = options["model"]
         self._price = context.prices.get(self.model)

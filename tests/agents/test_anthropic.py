@@ -369,6 +369,7 @@ def test_a_missing_key_is_one_line(monkeypatch):
     ({"modle": "x"}, "web", "anthropic agent: unknown option 'modle'"),
     ({"max_tokens": "many"}, "web", "anthropic agent: max_tokens must be int"),
     ({"tool": "computer_1999"}, "web", "anthropic agent: tool must be one of computer_20251124, computer_20250124"),
+    ({"keep_screenshots": 0}, "web", "anthropic agent: keep_screenshots must be at least 1"),
     ({}, "workspace", "anthropic agent: acts on a web or desktop screen; this task's environment is workspace"),
 ])
 def test_a_bad_spec_is_one_line(monkeypatch, spec, env_kind, message):
