@@ -95,5 +95,5 @@ async def launch(executable: str, headless: bool) -> tuple[Playwright, Browser]:
     except Exception as exc:
         await playwright.stop()
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise BrowserMissing(f"cannot launch the browser {executable}: {first}") from None
+        raise WardenError(f"cannot launch the browser {executable}: {first}") from None
     return playwright, browser

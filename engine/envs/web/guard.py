@@ -1,10 +1,11 @@
-"""The egress guard: a page may only send what could carry data, or go, to the task's allowed origins.
+"""The egress guard: a page navigates, and sends anything but a read, only to the task's allowed origins.
 
 Every request of a browser context passes through it. A navigation, or any request that is
-not GET, HEAD or OPTIONS, bound for another origin is aborted and remembered, so the action
-that caused it fails with one line instead of silently doing nothing. Chromium follows
-redirects without asking the route, so a redirect that leaves the allowed origins cannot be
-stopped; the guard reports it the same way, after the fact.
+not GET, HEAD or OPTIONS, bound for another origin is refused and remembered, so the action
+that caused it fails with one line instead of silently doing nothing: a navigation is
+answered "204 No Content" (the page stays where it was, not on an error page), anything
+else is aborted. Chromium follows redirects without asking the route, so a redirect that
+leaves the allowed origins cannot be stopped; the guard reports it the same way, after the fact.
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ _PICK = """
 (element) => {
   const INTERACTIVE = 'a[href], area[href], button, input, select, textarea, label, summary, option, '
     + '[role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], '
-    + '[role=switch], [role=textbox], [role=combobox], [role=searchbox], [onclick], [tabindex], [contenteditable]';
+    + '[role=switch], [role=textbox], [role=combobox], [role=searchbox], [onclick], [contenteditable], '
+    + '[tabindex]:not([tabindex="-1"])';
   if (!element) return null;
   const meant = element.closest(INTERACTIVE) || element;
   return meant.tagName === 'LABEL' && meant.control ? meant.control : meant;

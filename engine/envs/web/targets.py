@@ -24,9 +24,10 @@ def target_problem(target: Any) -> str | None:
             return None
         if "role" in keys and keys <= {"role", "name"} and all(isinstance(v, str) and v for v in target.values()):
             return None
-        if len(keys) == 1 and keys <= set(NAMED_KINDS) and isinstance(target[next(iter(keys))], str) \
-                and target[next(iter(keys))]:
-            return None
+        if len(keys) == 1:
+            (kind, value), = target.items()
+            if kind in NAMED_KINDS and isinstance(value, str) and value:
+                return None
     return f"not a target: {target!r:.120}; a target is {TARGET_SHAPE}"
 
 
