@@ -19,6 +19,7 @@ import platformdirs
 
 from engine.agents.agent import AgentContext, AgentError, AgentFactory, Price
 from engine.agents.scripted import ScriptedAgent
+from engine.envs.android import AndroidEnv
 from engine.envs.desktop import DesktopEnv
 from engine.envs.environment import Environment
 from engine.envs.web import WebEnv, find_browser
@@ -75,9 +76,11 @@ AGENTS: dict[str, AgentFactory] = {
 
 
 def screen_environments() -> list[Environment]:
-    """The browser (`$WARDEN_BROWSER`, else a Playwright or system Chromium) and the desktop on `$DISPLAY`;
-    their tools say in one line why they cannot run where this machine lacks a browser or a display."""
-    return [WebEnv(find_browser(os.environ.get("WARDEN_BROWSER") or None)), DesktopEnv(os.environ.get("DISPLAY") or None)]
+    """The browser (`$WARDEN_BROWSER`, else a Playwright or system Chromium), the desktop on `$DISPLAY` and
+    the phone on `$ANDROID_SERIAL`; their tools say in one line why they cannot run where this machine
+    lacks a browser, a display or a phone."""
+    return [WebEnv(find_browser(os.environ.get("WARDEN_BROWSER") or None)), DesktopEnv(os.environ.get("DISPLAY") or None),
+            AndroidEnv(os.environ.get("ANDROID_SERIAL") or None)]
 
 
 def warden_home() -> Path:
