@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.envs.web import BrowserMissing, WebEnv, find_browser
-from engine.envs.web import browser
+from engine.envs.web import BrowserMissing, WebEnv, browser, find_browser
 from engine.envs.web.browser import require_browser
 
 

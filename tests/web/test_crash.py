@@ -51,6 +51,7 @@ async def test_a_killed_browser_fails_the_next_call_and_a_reset_brings_a_new_one
     try:
         await env.reset(spec)
         [browser] = chromium_browsers() - before
+        assert b"--no-sandbox" in Path(f"/proc/{browser}/cmdline").read_bytes()  # Chromium refuses root otherwise
         os.kill(browser, signal.SIGKILL)
         with pytest.raises(BrowserGone) as failed:
             await call(env, "browser.click", target={"role": "button", "name": "Save"})

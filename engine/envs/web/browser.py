@@ -13,7 +13,9 @@ import shutil
 import threading
 
 from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
+from engine.envs.web.failures import first_line
 from engine.errors import WardenError
 
 SYSTEM_PATHS = ("/usr/bin/chromium",)
@@ -44,8 +46,8 @@ def playwright_chromium() -> str | None:
         try:
             with sync_playwright() as playwright:
                 found.append(playwright.chromium.executable_path)
-        except Exception:  # a broken driver means no Playwright browser, not a crash of discovery
-            pass
+        except (PlaywrightError, OSError):
+            found.clear()  # a driver that cannot start has no browser to offer; discovery goes on without it
 
     thread = threading.Thread(target=ask, name="warden-find-browser", daemon=True)
     thread.start()
@@ -92,8 +94,7 @@ async def launch(executable: str, headless: bool) -> tuple[Playwright, Browser]:
     playwright = await async_playwright().start()
     try:
         browser = await playwright.chromium.launch(executable_path=executable, headless=headless)
-    except Exception as exc:
+    except PlaywrightError as exc:
         await playwright.stop()
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise WardenError(f"cannot launch the browser {executable}: {first}") from None
+        raise WardenError(f"cannot launch the browser {executable}: {first_line(exc)}") from None
     return playwright, browser

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from playwright.async_api import ElementHandle, Error as PlaywrightError, Locator, Page
+from playwright.async_api import ElementHandle, Locator, Page
+from playwright.async_api import Error as PlaywrightError
 
 from engine.envs.web import targets
 from engine.envs.web.failures import says_navigating

@@ -15,7 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playwright.async_api import Browser, BrowserContext, Error as PlaywrightError, Page, Playwright
+from playwright.async_api import Browser, BrowserContext, Page, Playwright
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from engine.envs.environment import Observation
@@ -61,9 +62,9 @@ class WebEnv:
         self._spec: WebSpec | None = None
         self._broken = False
         self.guard = EgressGuard()
-        self._tools: tuple["Tool", ...] | None = None
+        self._tools: tuple[Tool, ...] | None = None
 
-    def tools(self) -> Sequence["Tool"]:
+    def tools(self) -> Sequence[Tool]:
         """The browser tools; with no browser to launch, each is marked unavailable with the line saying how to get one."""
         if self._tools is None:
             from engine.envs.web.tools import web_tools
@@ -249,7 +250,7 @@ class WebEnv:
         """One leaf of a web form; a target that names nothing does not hold."""
         return await self.on_page(f"check {form}", lambda page: checks.check(page, form, body))
 
-    async def fork(self, scratch: Path) -> "WebEnv":
+    async def fork(self, scratch: Path) -> WebEnv:
         raise WardenError("a web environment cannot fork: its pages' effects live on their sites")
 
     async def snapshot(self, targets: list[str], into: Path) -> None:
@@ -288,5 +289,5 @@ async def _quietly(closing: Awaitable[Any]) -> None:
     """Closing something that may already be dead: bounded in time, and its failure is no news."""
     try:
         await asyncio.wait_for(closing, CLOSE_TIMEOUT_S)
-    except (PlaywrightError, asyncio.TimeoutError):
+    except (TimeoutError, PlaywrightError):
         pass

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from playwright.async_api import BrowserContext, Error as PlaywrightError, Request, Route
+from playwright.async_api import BrowserContext, Request, Route
+from playwright.async_api import Error as PlaywrightError
 
 from engine.envs.web.origins import innocuous, origin_of
 

@@ -39,7 +39,7 @@ def _target(tool: str, args: dict[str, Any]) -> dict:
     return args["target"]
 
 
-async def _located(env: "WebEnv", page: Page, tool: str, target: dict) -> Element:
+async def _located(env: WebEnv, page: Page, tool: str, target: dict) -> Element:
     """The element an action acts on, waited for briefly; a point with nothing under it is no element."""
     if targets.is_point(target):
         found = await element(page, target)
@@ -52,7 +52,7 @@ async def _located(env: "WebEnv", page: Page, tool: str, target: dict) -> Elemen
     return found
 
 
-def _output(env: "WebEnv", done: str, acted_on: Identity | None) -> ToolOutput:
+def _output(env: WebEnv, done: str, acted_on: Identity | None) -> ToolOutput:
     """`done` and the element acted on for a reader; the element and the page's URL after as data."""
     url = env.page().url
     on = f' {acted_on["role"]} "{acted_on["name"]}" ({acted_on["selector"]})' if acted_on else ""
@@ -65,7 +65,7 @@ def _on_element(tool: str, verb: str, use: Use, settles: bool = False) -> Run:
     It is identified before acting: a click may take the element (and its page) away.
     """
 
-    async def run(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
+    async def run(env: WebEnv, args: dict[str, Any]) -> ToolOutput:
         target = _target(tool, args)
 
         async def body(page: Page) -> Identity:
@@ -100,7 +100,7 @@ async def _check(page: Page, target: dict, found: Element, args: dict[str, Any])
     await found.check()
 
 
-async def _goto(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
+async def _goto(env: WebEnv, args: dict[str, Any]) -> ToolOutput:
     url = args["url"]
     if url != "about:blank" and origin_of(url) is None:
         raise ToolError(f"browser.goto: only http(s) URLs and about:blank can be opened, not {url!r:.100}")
@@ -114,7 +114,7 @@ async def _goto(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
     return ToolOutput(f"opened {arrived}", {"target": None, "url": arrived})
 
 
-async def _type(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
+async def _type(env: WebEnv, args: dict[str, Any]) -> ToolOutput:
     async def body(page: Page) -> Identity | None:
         await page.keyboard.type(args["text"])
         return await focused(page)
@@ -123,7 +123,7 @@ async def _type(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
     return _output(env, f"typed {len(args['text'])} characters" + (" into" if acted_on else ""), acted_on)
 
 
-async def _press(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
+async def _press(env: WebEnv, args: dict[str, Any]) -> ToolOutput:
     async def body(page: Page) -> Identity | None:
         acted_on = await focused(page)  # before the key: Enter may submit the form and leave the page
         focus = page.locator(":focus")
@@ -138,7 +138,7 @@ async def _press(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
     return _output(env, f"pressed {args['key']}" + (" on" if acted_on else ""), acted_on)
 
 
-async def _scroll(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
+async def _scroll(env: WebEnv, args: dict[str, Any]) -> ToolOutput:
     async def body(page: Page) -> tuple[str, list[int]]:
         await page.mouse.wheel(args["dx"], args["dy"])  # under the mouse, as a person's wheel scrolls
         await page.evaluate(_AFTER_TWO_FRAMES)
@@ -149,7 +149,7 @@ async def _scroll(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
                       {"target": None, "url": url})
 
 
-async def _wait(env: "WebEnv", args: dict[str, Any]) -> ToolOutput:
+async def _wait(env: WebEnv, args: dict[str, Any]) -> ToolOutput:
     target = _target("browser.wait", args)
 
     async def body(page: Page) -> Identity:
@@ -174,7 +174,7 @@ def _short(text: str) -> str:
     return f'"{text[:40]}…"' if len(text) > 40 else f'"{text}"'
 
 
-def web_tools(env: "WebEnv") -> tuple[Tool, ...]:
+def web_tools(env: WebEnv) -> tuple[Tool, ...]:
     """The browser tools; `env` answers where a `browser.goto` would leave the task's allowed origins."""
     common: dict[str, Any] = {"kind": KIND, "tier": Tier.EXTERNALLY_IRREVERSIBLE, "scoped": True}
     return (
