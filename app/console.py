@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import time
 from collections import deque
 import tomllib
@@ -25,7 +26,9 @@ from app.changes import Changes, Fetched, everything
 from app.messages import EngineReported
 from app.palette import WardenCommands
 from app.screens.policy import PolicyScreen
-from engine.demo import demo_tasks, seed_workspace
+from engine.demo import demo_tasks, seed_workspace, web_demo
+from engine.demo_site import DemoSite
+from engine.envs.web import browser_problem
 from engine.errors import WardenError
 from engine.events.records import ProgramRejected, ReplayStarted, StateChecked
 from engine.gate.policy import Policy
@@ -57,11 +60,13 @@ class WardenApp(App[int]):
     ]
 
     def __init__(self, home: Path, workspace: Path | None = None, demo: bool = False, pace: float = 0.0,
-                 switches: Switches | None = None) -> None:
+                 switches: Switches | None = None, web_demo: bool = True) -> None:
         super().__init__()
         self.home = home
         self.workspace = workspace
         self.demo = demo
+        self.web_demo = web_demo
+        self.site: DemoSite | None = None
         self.pace = pace
         self.switches = switches
         self.engine: EngineThread | None = None
@@ -109,6 +114,8 @@ class WardenApp(App[int]):
 
     async def on_unmount(self) -> None:
         self.workers.cancel_group(self, "events")
+        if self.site is not None:
+            self.site.stop()
         if self.reader is not None:
             await self.reader.close()
         if self.engine is not None:
@@ -149,6 +156,18 @@ class WardenApp(App[int]):
         if self.demo:
             for spec in demo_tasks():
                 await engine.call(lambda rt, spec=spec: rt.submit(spec))
+            if self.web_demo:
+                self.start_web_demo(engine)
+
+    def start_web_demo(self, engine: EngineThread) -> None:
+        """With a browser, serve the demo site and queue its two web tasks; without one, say what was skipped."""
+        problem = browser_problem(os.environ.get("WARDEN_BROWSER") or None)
+        if problem is not None:
+            self.notify(f"Web demo skipped: {problem}", severity="warning", timeout=10)
+            return
+        self.site = DemoSite(dialog="never")
+        url = self.site.start()
+        engine.spawn(lambda rt: web_demo(rt, url))
 
     @staticmethod
     def _settle_collector() -> None:
@@ -306,12 +325,13 @@ class WardenApp(App[int]):
 
 
 def create_app(home: Path | None = None, workspace: Path | None = None, demo: bool = False, pace: float = 0.0,
-               switches: Switches | None = None) -> WardenApp:
-    """The factory tests and commands use; `home` defaults to `$WARDEN_HOME`."""
+               switches: Switches | None = None, web_demo: bool = True) -> WardenApp:
+    """The factory tests and commands use; `home` defaults to `$WARDEN_HOME`; `web_demo=False` leaves the demo's
+    web tasks out."""
     home = Path(home) if home else warden_home()
     if demo:
         seed_workspace(workspace or home / "workspace")
-    return WardenApp(home, workspace, demo=demo, pace=pace, switches=switches)
+    return WardenApp(home, workspace, demo=demo, pace=pace, switches=switches, web_demo=web_demo)
 
 
 def run_console() -> int:

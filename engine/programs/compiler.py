@@ -23,20 +23,53 @@ _TRAILING = ".,;:!?)"
 
 
 def lift(goal: str, trace: list[ToolCall]) -> dict[str, str]:
-    """Name each value of the goal that the run's calls used: `{name: value}`."""
+    """Name each value of the goal that the run's calls used: `{name: value}`.
+
+    Candidates are quoted phrases, words with digits or path characters, and whatever the
+    agent typed into a field (`text`, `value`) that the goal says word for word (a name
+    such as "Ada Lovelace"); a typed value is named after its field's label.
+    """
     used = " ".join(call.canonical() for call in trace)
-    params: dict[str, str] = {}
+    found: list[tuple[int, str, str | None]] = []
     for match in _CANDIDATE.finditer(goal):
-        value = next(g for g in match.groups() if g is not None).rstrip(_TRAILING)
-        if len(value) < 2 or value not in used or value in params.values():
+        found.append((match.start(), next(g for g in match.groups() if g is not None).rstrip(_TRAILING), None))
+    for call in trace:
+        for key in ("text", "value"):
+            typed = call.args.get(key)
+            if isinstance(typed, str) and len(typed.strip()) >= 2 and (at := _word_at(goal, typed)) is not None:
+                found.append((at, typed, _field_name(call)))
+    params: dict[str, str] = {}
+    for start, value, field in sorted(found, key=lambda item: (item[0], -len(item[1]))):
+        if len(value) < 2 or value not in used or value in params.values() or _inside(value, params):
             continue
-        words = goal[: match.start()].split()
+        words = goal[:start].split()
         word = re.sub(r"\W", "", words[-1].lower()) if words else ""
-        name = word if word.isalpha() and len(word) >= 3 and word not in _STOPWORDS else f"p{len(params) + 1}"
+        name = field or (word if word.isalpha() and len(word) >= 3 and word not in _STOPWORDS else f"p{len(params) + 1}")
         while name in params:
             name += "_"
         params[name] = value
     return params
+
+
+def _word_at(goal: str, value: str) -> int | None:
+    """Where `value` stands in the goal as whole words, or None."""
+    match = re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", goal)
+    return match.start() if match else None
+
+
+def _inside(value: str, params: dict[str, str]) -> bool:
+    """Part of a value already lifted (the "555" of "555-0188")."""
+    return any(value in lifted for lifted in params.values())
+
+
+def _field_name(call: ToolCall) -> str | None:
+    """A parameter name from the field a value was typed into: its label, placeholder or accessible name."""
+    target = call.args.get("target")
+    if not isinstance(target, dict):
+        return None
+    label = next((target[k] for k in ("label", "placeholder", "name") if isinstance(target.get(k), str)), "")
+    name = re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+    return name if name and name[0].isalpha() and len(name) <= 32 else None
 
 
 def template(value: Any, params: dict[str, str]) -> Any:

@@ -31,7 +31,7 @@ async def until(pilot, condition, what: str, attempts: int = 1500) -> None:
 
 async def test_demo_approve_then_undo(tmp_path: Path) -> None:
     home, workspace = tmp_path / "home", tmp_path / "workspace"
-    app = create_app(home, workspace, demo=True, switches=Switches())
+    app = create_app(home, workspace, demo=True, switches=Switches(), web_demo=False)
     async with app.run_test(size=SIZE) as pilot:
         approvals = app.query_one(ApprovalList)
         await until(pilot, lambda: approvals.row_count == 1, "the dangerous step to wait for approval")

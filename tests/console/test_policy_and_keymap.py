@@ -20,7 +20,7 @@ async def test_policy_screen_and_remapped_approve(tmp_path: Path) -> None:
         '[hosts]\nallow = ["docs.example.org"]\n[tools."code.run"]\nlevel = "dangerous"\n', encoding="utf-8"
     )
     (home / "keymap.toml").write_text('"warden.approve" = "y"\n', encoding="utf-8")
-    app = create_app(home, workspace, demo=True, switches=Switches())
+    app = create_app(home, workspace, demo=True, switches=Switches(), web_demo=False)
     async with app.run_test(size=SIZE) as pilot:
         approvals = app.query_one(ApprovalList)
         await until(pilot, lambda: approvals.row_count == 1, "the pending approval")
