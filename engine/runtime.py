@@ -22,7 +22,7 @@ from engine.agents.scripted import ScriptedAgent
 from engine.envs.android import AndroidEnv
 from engine.envs.desktop import DesktopEnv
 from engine.envs.environment import Environment
-from engine.envs.web import WebEnv, find_browser
+from engine.envs.web import WebEnv
 from engine.envs.workspace import Sandbox, WorkspaceEnv
 from engine.envs.workspace.environment import KIND as WORKSPACE_KIND
 from engine.errors import WardenError
@@ -79,7 +79,7 @@ def screen_environments() -> list[Environment]:
     """The browser (`$WARDEN_BROWSER`, else a Playwright or system Chromium), the desktop on `$DISPLAY` and
     the phone on `$ANDROID_SERIAL`; their tools say in one line why they cannot run where this machine
     lacks a browser, a display or a phone."""
-    return [WebEnv(find_browser(os.environ.get("WARDEN_BROWSER") or None)), DesktopEnv(os.environ.get("DISPLAY") or None),
+    return [WebEnv(os.environ.get("WARDEN_BROWSER") or None), DesktopEnv(os.environ.get("DISPLAY") or None),
             AndroidEnv(os.environ.get("ANDROID_SERIAL") or None)]
 
 

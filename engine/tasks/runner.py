@@ -215,7 +215,9 @@ class TaskRunner:
         if env is None:
             await self._fail(task, f"its environment {task.env or spec.env_kind} cannot be opened here")
             return
-        if mode is None or (not getattr(env, "durable", True) and self._holders.get(env.identity) != task.id):
+        stale = not getattr(env, "durable", True) and (self._holders.get(env.identity) != task.id
+                                                       or not getattr(env, "ready", True))
+        if mode is None or stale:
             try:
                 await env.reset(spec.env)
             except WardenError as exc:
