@@ -21,8 +21,8 @@ def main(argv: list[str] | None = None) -> None:
         url = site.start(args.host, args.port)
     except (OSError, ValueError) as exc:
         parser.exit(1, f"demo site: {exc}\n")
-    print(f"Warden demo site on {url}/contacts (Ctrl-C stops it)", flush=True)
     try:
+        print(f"Warden demo site on {url}/contacts (Ctrl-C stops it)", flush=True)
         threading.Event().wait()
     except KeyboardInterrupt:
         pass

@@ -53,8 +53,12 @@ def confirm_delete(app: App, request: Request) -> Response:
     contact = _existing(app, request)
     content = f"""<h1>Delete {escape(contact.name)}?</h1>
 <p>This removes {escape(contact.name)} from your contacts.</p>
-<form class="inline" method="post" action="/contacts/{contact.id}/delete"><button type="submit">Yes, delete</button></form>
-<form class="inline" method="get" action="/contacts/{contact.id}"><button type="submit">Cancel</button></form>"""
+<form class="inline" method="post" action="/contacts/{contact.id}/delete">
+<button type="submit">Yes, delete</button>
+</form>
+<form class="inline" method="get" action="/contacts/{contact.id}">
+<button type="submit">Cancel</button>
+</form>"""
     return page(request, app.state.settings(), f"Delete {contact.name}?", content)
 
 
@@ -72,12 +76,10 @@ def _existing(app: App, request: Request) -> Contact:
     return contact
 
 
-def _as_typed(values: dict[str, object]) -> Contact:
+def _as_typed(values: dict[str, str | bool]) -> Contact:
     """What was typed into a rejected form, to show it again (not validated)."""
-    def text(key: str) -> str:
-        value = values.get(key, "")
-        return value if isinstance(value, str) else ""
-    return Contact(0, text("name"), text("email"), text("phone"), values.get("favourite") is True)
+    return Contact(0, str(values.get("name", "")), str(values.get("email", "")), str(values.get("phone", "")),
+                   values.get("favourite") is True)
 
 
 def _form(app: App, request: Request, title: str, action: str, contact: Contact, error: str = "") -> Response:

@@ -24,7 +24,9 @@ def contact_list(app: App, request: Request) -> Response:
     rows = "".join(_row(c) for c in contacts)
     if rows:
         listing = f"""<table aria-label="Contacts">
-<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">Favourite</th></tr></thead>
+<thead><tr>
+<th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">Favourite</th>
+</tr></thead>
 <tbody>{rows}</tbody>
 </table>"""
     elif query:

@@ -30,8 +30,8 @@ def checkbox(name: str, label: str, checked: bool) -> str:
             f'{" checked" if checked else ""}> {escape(label)}</label>')
 
 
-def submitted(form: dict[str, list[str]], texts: Sequence[str], flags: Sequence[str] = ()) -> dict[str, object]:
+def submitted(form: dict[str, list[str]], texts: Sequence[str], flags: Sequence[str] = ()) -> dict[str, str | bool]:
     """A form's values by field: each text field's value (missing → absent), each checkbox as ticked or not."""
-    values: dict[str, object] = {name: form[name][0] for name in texts if name in form}
+    values: dict[str, str | bool] = {name: form[name][0] for name in texts if name in form}
     values.update({name: name in form for name in flags})
     return values

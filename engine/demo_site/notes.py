@@ -43,9 +43,8 @@ def add(app: App, request: Request) -> Response:
     try:
         note = app.state.add_note(note_from(values))
     except Invalid as exc:
-        typed = {key: value if isinstance(value, str) else "" for key, value in values.items()}
-        return _form(app, request, Note(0, typed.get("title", ""), typed.get("body", ""),
-                                        typed.get("category", CATEGORIES[0])), str(exc))
+        typed = Note(0, str(values.get("title", "")), str(values.get("body", "")), str(values.get("category", "")))
+        return _form(app, request, typed, str(exc))
     return redirect(f"/notes/{note.id}", "Note saved.")
 
 

@@ -59,7 +59,7 @@ def _records(items: Any, what: str, make: Callable[..., R]) -> tuple[R, ...]:
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
         raise Invalid(f"{what} must be a list of objects.")
     ids = _ids(items, what)
-    return tuple(make(item, id) for item, id in zip(items, ids))
+    return tuple(make(item, id) for item, id in zip(items, ids, strict=True))
 
 
 def _ids(items: Sequence[dict], what: str) -> list[int]:

@@ -49,7 +49,9 @@ def dispatch(app: App, request: Request) -> Response:
     try:
         if chosen is None:
             if matches:
-                return _problem(app, request, HTTPStatus.METHOD_NOT_ALLOWED, f"{request.method} is not used here.")
+                allowed = ", ".join(sorted({method for method, _, _ in matches}))
+                answer = _problem(app, request, HTTPStatus.METHOD_NOT_ALLOWED, f"{request.method} is not used here.")
+                return replace(answer, headers=(*answer.headers, ("Allow", allowed)))
             raise NotFound(request.path)
         found, handler = chosen
         return handler(app, replace(request, params=found.groupdict()))

@@ -12,7 +12,7 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
 from engine.demo_site.app import App
@@ -70,7 +70,7 @@ class DemoSite:
         """A copy of everything the site holds, as `/api/state` answers it."""
         return self._app.state.snapshot()
 
-    def __enter__(self) -> DemoSite:
+    def __enter__(self) -> Self:
         if self._server is None:
             self.start()
         return self

@@ -15,12 +15,13 @@ def settings_form(app: App, request: Request) -> Response:
 
 
 def save(app: App, request: Request) -> Response:
-    values = submitted(request.form(), ("display_name", "theme"), ("newsletter",))
-    current = app.state.settings()
+    values: dict[str, str | bool] = {"display_name": "", "theme": "",
+                                     **submitted(request.form(), ("display_name", "theme"), ("newsletter",))}
     try:
-        app.state.save_settings(settings_from({"display_name": "", "theme": "", **values}, current))
+        app.state.save_settings(settings_from(values))
     except Invalid as exc:
-        return _form(app, request, current, str(exc))
+        typed = Settings(str(values["display_name"]), str(values["theme"]), values["newsletter"] is True)
+        return _form(app, request, typed, str(exc))
     return redirect("/settings", "Saved")
 
 

@@ -24,7 +24,7 @@ class Start:
     dialog: DialogSchedule
     contacts: tuple[Contact, ...] = seed.CONTACTS
     notes: tuple[Note, ...] = seed.NOTES
-    settings: Settings = Settings()
+    settings: Settings = field(default_factory=Settings)
 
 
 @dataclass
@@ -32,7 +32,7 @@ class _Data:
     start: Start
     contacts: dict[int, Contact] = field(default_factory=dict)
     notes: dict[int, Note] = field(default_factory=dict)
-    settings: Settings = Settings()
+    settings: Settings = field(default_factory=Settings)
     reports: dict[int, Report] = field(default_factory=dict)
     visits: int = 0
     shown: int = 0

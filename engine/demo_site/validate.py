@@ -46,8 +46,9 @@ def note_from(values: Mapping[str, Any], id: int = 0) -> Note:
     return Note(id, title, body, category)
 
 
-def settings_from(values: Mapping[str, Any], base: Settings = Settings()) -> Settings:
-    """Settings from `display_name`, `theme` and `newsletter`; a field left out keeps `base`'s value."""
+def settings_from(values: Mapping[str, Any]) -> Settings:
+    """Settings from `display_name`, `theme` and `newsletter`; a field left out takes its default."""
+    base = Settings()
     _only(values, {"display_name", "theme", "newsletter"}, "settings")
     name = _text(values, "display_name", "Display name", required=True) if "display_name" in values else base.display_name
     theme = _text(values, "theme", "Theme") if "theme" in values else base.theme

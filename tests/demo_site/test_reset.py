@@ -20,11 +20,13 @@ def test_reset_undoes_every_change(client: Client) -> None:
     client.submit("/reports", {"kind": "Contacts overview"})
     answer = client.reset(seed=7, dialog="never")
     assert answer.status == 200
-    assert {k: v for k, v in answer.json().items() if k != "dialog"} == {k: v for k, v in fresh.items() if k != "dialog"}
+    del fresh["dialog"]
+    assert {k: v for k, v in answer.json().items() if k != "dialog"} == fresh
 
 
 def test_reset_with_records_and_settings(client: Client) -> None:
-    client.reset(contacts=[{"name": "Ada Lovelace", "email": "ada@example.org"}, {"name": "Charles Babbage", "favourite": True}],
+    client.reset(contacts=[{"name": "Ada Lovelace", "email": "ada@example.org"},
+                           {"name": "Charles Babbage", "favourite": True}],
                  notes=[], settings={"theme": "dark"})
     state = client.state()
     assert state["contacts"] == [
@@ -42,7 +44,8 @@ def test_dialog_always_and_never(client: Client) -> None:
     assert dialog_shown(client)
     client.reset(dialog="never")
     assert not any(dialog_shown(client) for _ in range(10))
-    assert client.state()["dialog"] == {"mode": "never", "seed": client.state()["dialog"]["seed"], "visits": 10, "shown": 0}
+    dialog = client.state()["dialog"]
+    assert (dialog["mode"], dialog["visits"], dialog["shown"]) == ("never", 10, 0)
 
 
 def test_dialog_only_on_the_contacts_list(client: Client) -> None:
