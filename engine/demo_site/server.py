@@ -95,9 +95,13 @@ class _Server(ThreadingHTTPServer):
 
 
 def _loopback(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
-    address = ipaddress.ip_address("127.0.0.1" if host == "localhost" else host)
-    if not address.is_loopback:
-        raise ValueError(f"the demo site serves loopback addresses only, not {host}")
+    """The address to listen on: `localhost` or a loopback IP, never one another machine could reach."""
+    try:
+        address = ipaddress.ip_address("127.0.0.1" if host == "localhost" else host)
+    except ValueError:
+        address = None
+    if address is None or not address.is_loopback:
+        raise ValueError(f"the demo site serves loopback addresses only (127.0.0.1, ::1, localhost), not {host!r}")
     return address
 
 
