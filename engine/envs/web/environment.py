@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 FIND_TIMEOUT_S = 5.0
 SETTLE_S = 3.0
+NAVIGATION_START_S = 0.3  # how long after an action a navigation it started is looked for
 CLOSE_TIMEOUT_S = 5.0
 
 
@@ -61,6 +62,8 @@ class WebEnv:
         self._context: BrowserContext | None = None
         self._spec: WebSpec | None = None
         self._broken = False
+        self._navigations = 0  # main-frame navigation requests and documents loaded, counted per page
+        self._loads = 0
         self.guard = EgressGuard()
         self._tools: tuple[Tool, ...] | None = None
 
@@ -141,10 +144,40 @@ class WebEnv:
             raise ToolError(refused)
         return result
 
-    async def settle(self, page: Page) -> None:
-        """Waits briefly for a navigation an action started to load; a page that keeps loading is left to it."""
+    def mark(self) -> tuple[int, int]:
+        """Navigations asked for and documents loaded so far: taken before an action, given to `settle` after."""
+        return self._navigations, self._loads
+
+    def _watch(self, page: Page) -> None:
+        """Count the page's own navigations and loads (a click's navigation starts after the click returns)."""
+        def requested(request) -> None:
+            if request.is_navigation_request() and request.frame == page.main_frame:
+                self._navigations += 1
+
+        def loaded(_page) -> None:
+            self._loads += 1
+
+        page.on("request", requested)
+        page.on("load", loaded)
+
+    async def settle(self, page: Page, mark: tuple[int, int] | None = None) -> None:
+        """Wait for a navigation the action started to load; a page that keeps loading is left to it.
+
+        With a `mark`, a navigation asked for within a moment of the action is waited for until its
+        new document has loaded (before that, the old document would pass for the loaded page).
+        """
+        limit = min(SETTLE_S, self.timeout_s)
+        if mark is not None:
+            deadline = asyncio.get_running_loop().time() + NAVIGATION_START_S
+            while self._navigations == mark[0] and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.02)
+            if self._navigations == mark[0]:
+                return
+            deadline = asyncio.get_running_loop().time() + limit
+            while self._loads == mark[1] and asyncio.get_running_loop().time() < deadline and not page.is_closed():
+                await asyncio.sleep(0.02)
         try:
-            await page.wait_for_load_state("load", timeout=min(SETTLE_S, self.timeout_s) * 1000)
+            await page.wait_for_load_state("load", timeout=limit * 1000)
         except PlaywrightError:
             pass  # still loading (or closed by the action itself): the action is done either way
 
@@ -162,6 +195,7 @@ class WebEnv:
             context.set_default_navigation_timeout(parsed.timeout_s * 1000)
             await guard.install(context)
             self._context, self._spec, self.guard = context, parsed, guard
+            context.on("page", self._watch)
             page = await context.new_page()
         except PlaywrightError as exc:
             self._broken = True
@@ -211,12 +245,13 @@ class WebEnv:
 
     async def _run_script(self, page: Page, source: str) -> None:
         """A setup script; one that reloads or leaves the page ends its own evaluation, which is no failure."""
+        mark = self.mark()
         try:
             await page.evaluate(source)
         except PlaywrightError as exc:
             if not says_navigating(exc):
                 raise
-        await self.settle(page)
+        await self.settle(page, mark)
 
     async def evaluate(self, js: str) -> Any:
         """A script's value in the current page (a promise awaited), for JS evaluators; one-line errors."""

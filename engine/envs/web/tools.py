@@ -71,9 +71,10 @@ def _on_element(tool: str, verb: str, use: Use, settles: bool = False) -> Run:
         async def body(page: Page) -> Identity:
             found = await _located(env, page, tool, target)
             acted_on = await identify(found)
+            mark = env.mark()
             await use(page, target, found, args)
             if settles:
-                await env.settle(page)
+                await env.settle(page, mark)
             return acted_on
 
         return _output(env, verb, await env.act(tool, body))
@@ -127,11 +128,12 @@ async def _press(env: WebEnv, args: dict[str, Any]) -> ToolOutput:
     async def body(page: Page) -> Identity | None:
         acted_on = await focused(page)  # before the key: Enter may submit the form and leave the page
         focus = page.locator(":focus")
+        mark = env.mark()
         if await focus.count():
             await focus.first.press(args["key"])  # through a locator Playwright waits for a navigation it starts
         else:
             await page.keyboard.press(args["key"])
-        await env.settle(page)
+        await env.settle(page, mark)
         return acted_on
 
     acted_on = await env.act("browser.press", body)
