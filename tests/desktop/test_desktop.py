@@ -40,7 +40,7 @@ async def call(env: DesktopEnv, tool: str, **args: object) -> ToolOutput:
     return await registry.check(ToolCall(tool, dict(args))).run(env, dict(args))
 
 
-def test_the_tools_are_declared_irreversible_scoped_and_readable() -> None:
+def test_the_tools_are_declared_irreversible_and_readable_and_only_scrolling_is_scoped() -> None:
     tools = {tool.name: tool for tool in DesktopEnv().tools()}
     assert {name: tool.schema for name, tool in tools.items()} == {
         "desktop.click": {"x": int, "y": int},
@@ -48,9 +48,9 @@ def test_the_tools_are_declared_irreversible_scoped_and_readable() -> None:
         "desktop.hotkey": {"keys": str},
         "desktop.scroll": {"dy": int},
     }
-    for tool in tools.values():
-        assert (tool.kind, tool.tier, tool.scoped, tool.reverser) == ("desktop", Tier.EXTERNALLY_IRREVERSIBLE,
-                                                                      True, None)
+    for name, tool in tools.items():
+        assert (tool.kind, tool.tier, tool.reverser) == ("desktop", Tier.EXTERNALLY_IRREVERSIBLE, None)
+        assert tool.scoped is (name == "desktop.scroll")  # the gate cannot see what a bare click presses
     assert tools["desktop.click"].describe({"x": 10, "y": 20}) == "click at (10, 20)"
     assert tools["desktop.type"].describe({"text": "hello"}) == "type 'hello'"
     assert tools["desktop.hotkey"].describe({"keys": "ctrl+s"}) == "press ctrl+s"
@@ -197,3 +197,15 @@ def test_warden_imports_the_desktop_without_a_display_or_pyautogui() -> None:
     assert done.returncode == 0, done.stderr
     [reason] = done.stdout.splitlines()
     assert reason.startswith("no display: cannot open :4093 (") and reason.endswith("set DISPLAY or run under Xvfb")
+
+
+def test_the_gate_asks_before_a_blind_click_unless_the_policy_allows_it() -> None:
+    from engine.gate.gate import Decision, Gate
+    from engine.gate.policy import Policy
+
+    click = {tool.name: tool for tool in DesktopEnv().tools()}["desktop.click"]
+    call = ToolCall("desktop.click", {"x": 10, "y": 20})
+    asked = Gate(Policy(), tools=["desktop.click"]).rule(call, click.tier_for(call.args), click)
+    assert asked.decision is Decision.ASK
+    allowed = Policy.from_mapping({"tools": {"desktop.click": {"allow_irreversible": True}}})
+    assert Gate(allowed, tools=["desktop.click"]).rule(call, click.tier_for(call.args), click).decision is Decision.ALLOW

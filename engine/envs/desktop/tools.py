@@ -1,7 +1,9 @@
 """Desktop tools: click, type, press a key combination and scroll on the environment's display.
 
-Each is externally irreversible (a click may press "Send") and scoped to the display the
-environment drives. Arguments pyautogui would silently ignore (a point off the screen, a
+Each is externally irreversible. A click is a bare point and typing goes wherever the focus
+is, so the gate cannot see what they press: click, type and hotkey are not scoped, and a
+person is asked before each unless the policy allows the tool (`[tools."desktop.click"]
+allow_irreversible = true`) for unattended runs. Only scrolling is scoped to the display. Arguments pyautogui would silently ignore (a point off the screen, a
 character it has no key for, an unknown key name) are refused in one line instead.
 """
 
@@ -94,7 +96,6 @@ DESKTOP_TOOLS = (
         schema={"x": int, "y": int},
         run=_click,
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
-        scoped=True,
         summary=lambda a: f"click at ({a['x']}, {a['y']})",
     ),
     Tool(
@@ -103,7 +104,6 @@ DESKTOP_TOOLS = (
         schema={"text": str},
         run=_type,
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
-        scoped=True,
         summary=lambda a: f"type {_shown(a['text'])}",
     ),
     Tool(
@@ -112,7 +112,6 @@ DESKTOP_TOOLS = (
         schema={"keys": str},
         run=_hotkey,
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
-        scoped=True,
         summary=lambda a: f"press {a['keys']}",
     ),
     Tool(
