@@ -8,9 +8,9 @@ passes `WARDEN_BROWSER`), Playwright's own Chromium when it is on disk, then a s
 from __future__ import annotations
 
 import functools
+import json
 import os
 import shutil
-import threading
 
 from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
@@ -33,26 +33,29 @@ def _executable(path: str) -> bool:
 
 @functools.cache
 def playwright_chromium() -> str | None:
-    """Where Playwright installs its Chromium, when that file exists.
+    """Where `playwright install chromium` put the Chromium this Playwright drives, when that file exists.
 
-    Asking Playwright starts its driver (not a browser); the sync API refuses to run inside
-    an event loop, so the question is asked on a thread of its own, once per process.
+    Read from Playwright's own record of its browser revisions and its install folder
+    (`PLAYWRIGHT_BROWSERS_PATH`, default `~/.cache/ms-playwright`) rather than by starting
+    its driver, which would cost every `warden` command half a second.
     """
-    found: list[str] = []
+    import playwright
 
-    def ask() -> None:
-        from playwright.sync_api import sync_playwright
-
-        try:
-            with sync_playwright() as playwright:
-                found.append(playwright.chromium.executable_path)
-        except (PlaywrightError, OSError):
-            found.clear()  # a driver that cannot start has no browser to offer; discovery goes on without it
-
-    thread = threading.Thread(target=ask, name="warden-find-browser", daemon=True)
-    thread.start()
-    thread.join()
-    return found[0] if found and _executable(found[0]) else None
+    record = os.path.join(os.path.dirname(playwright.__file__), "driver", "package", "browsers.json")
+    try:
+        with open(record, encoding="utf-8") as file:
+            browsers = json.load(file)["browsers"]
+        revision = next(b["revision"] for b in browsers if b.get("name") == "chromium")
+    except (OSError, ValueError, KeyError, StopIteration, TypeError):
+        return None
+    root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or os.path.join(os.path.expanduser("~"), ".cache", "ms-playwright")
+    if root == "0":
+        root = os.path.join(os.path.dirname(playwright.__file__), "driver", "package", ".local-browsers")
+    for folder in ("chrome-linux64", "chrome-linux"):
+        candidate = os.path.join(root, f"chromium-{revision}", folder, "chrome")
+        if _executable(candidate):
+            return candidate
+    return None
 
 
 def find_browser(explicit: str | None = None) -> str | None:
