@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -18,7 +17,6 @@ from engine.gate.policy import Policy
 from engine.runtime import sandbox_for, warden_home
 from engine.store.migrations import MIGRATIONS
 
-BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,6 +62,7 @@ def diagnose(home: Path) -> dict[str, dict]:
         "database": _database(home / "warden.db"),
         "browser": _browser(),
         "display": _display(),
+        "phone": _phone(),
     }
 
 
@@ -83,17 +82,30 @@ def _database(path: Path) -> dict:
 
 
 def _browser() -> dict:
-    if importlib.util.find_spec("playwright") is None:
-        return {"ok": False, "detail": "playwright is not installed (web environments need it)"}
-    for name in BROWSERS:
-        found = shutil.which(name)
-        if found:
-            return {"ok": True, "detail": f"playwright with {found}"}
-    return {"ok": False, "detail": "playwright, but no Chromium: apt-get install chromium, or playwright install chromium"}
+    """The Chromium the web environment would launch (the same search it makes), or how to get one."""
+    from engine.envs.web import browser_problem, find_browser
+
+    explicit = os.environ.get("WARDEN_BROWSER") or None
+    problem = browser_problem(explicit)
+    return {"ok": problem is None, "detail": problem or f"Chromium at {find_browser(explicit)}"}
 
 
 def _display() -> dict:
-    if os.environ.get("DISPLAY"):
-        return {"ok": True, "detail": f"DISPLAY={os.environ['DISPLAY']}"}
-    xvfb = shutil.which("Xvfb")
-    return {"ok": False, "detail": f"no DISPLAY; desktop environments need one{' (Xvfb is installed)' if xvfb else ' (apt-get install xvfb)'}"}
+    """Whether the desktop tools can act on `$DISPLAY` now (one X connection is opened to find out)."""
+    from engine.envs.desktop import desktop_unavailable
+
+    display = os.environ.get("DISPLAY") or None
+    problem = desktop_unavailable(display)
+    if problem and not display:
+        xvfb = shutil.which("Xvfb")
+        problem += " (Xvfb is installed)" if xvfb else " (apt-get install xvfb)"
+    return {"ok": problem is None, "detail": problem or f"DISPLAY={display}"}
+
+
+def _phone() -> dict:
+    from engine.envs.android import android_unavailable
+
+    problem = android_unavailable()
+    serial = os.environ.get("ANDROID_SERIAL")
+    return {"ok": problem is None, "detail": problem or f"uiautomator2, phone {serial or '(the only one attached)'}"
+            " (the device is reached when a task runs)"}
