@@ -90,3 +90,34 @@ def _box(home: Path, name: str) -> tuple[int, int]:
 
     with DemoSite() as site:
         return asyncio.run(measure(site.url))
+
+
+def test_a_toml_spec_whose_goal_the_page_states_runs_with_that_goal(tmp_path: Path) -> None:
+    spec = tmp_path / "search.toml"
+    spec.write_text('''
+goal_js = "'Search the contacts for ' + document.querySelector('h1').textContent.replace('Contacts', 'Grace')"
+learn = false
+evaluate = {url = "q=Grace"}
+
+[env]
+kind = "web"
+start_url = "{demo}/contacts"
+setup = [{js = "fetch('/api/reset', {method: 'POST', body: JSON.stringify({dialog: 'never'})}).then(() => location.reload())"},
+         {wait_for = {role = "heading", name = "Contacts"}}]
+
+[agent]
+kind = "scripted"
+steps = [{tool = "browser.fill", args = {target = {label = "Search contacts"}, text = "Grace"}},
+         {tool = "browser.press", args = {key = "Enter"}}]
+''')
+    done = warden_run(tmp_path / "home", spec)
+    result = json.loads(done.stdout)
+    assert result["goal"] == "Search the contacts for Grace"
+    assert result["outcome"] == "succeeded" and result["evaluation"] is True, (result, done.stderr[-1500:])
+
+
+def test_a_spec_that_is_not_a_task_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    spec = tmp_path / "broken.json"
+    spec.write_text('{"goal": "x", "env": {"kind": "web", "start_url": "{demo}/"}, "agent": {"kind": "nobody"}}')
+    done = warden_run(tmp_path / "home", spec)
+    assert done.returncode == 2 and "nobody" in done.stderr and len(done.stderr.strip().splitlines()) == 1
