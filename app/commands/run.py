@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
-from app.commands.submit import _follow, _show
+from app.commands.submit import follow_events, show_event
 from engine import specfile
 from engine.errors import WardenError
 from engine.events.records import ProgramStored, ReplayFellBack, TaskPaused, TaskStarted
@@ -62,13 +62,13 @@ async def _run(raw: dict[str, Any], path: Path, workspace: Path | None, console:
         events = runtime.events()
         [task] = await runtime.submit_all([spec])
         console.print(f"running {task.id}  {task.goal}")
-        printer = asyncio.create_task(_follow(console, events))
+        printer = asyncio.create_task(follow_events(console, events))
         try:
             await runtime.run_task(task.id)
         finally:
             printer.cancel()
         for event in events.drain():
-            _show(console, event)
+            show_event(console, event)
         return await _result(runtime, await runtime.task(task.id), time.monotonic() - began)
     finally:
         await runtime.close()

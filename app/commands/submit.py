@@ -63,13 +63,13 @@ async def _submit(specs: list[TaskSpec], workspace: Path | None, run_here: bool)
             console.print(f"queued {task.id}  {task.goal}")
         if not run_here:
             return 0
-        printer = asyncio.create_task(_follow(console, events))
+        printer = asyncio.create_task(follow_events(console, events))
         try:
             await runtime.run_until_idle()
         finally:
             printer.cancel()
         for event in events.drain():
-            _show(console, event)
+            show_event(console, event)
         statuses = {task.id: (await runtime.queue.get(task.id)).status.value for task in tasks}
         waiting = [task_id for task_id, status in statuses.items() if status == "paused"]
         if waiting:
@@ -79,12 +79,12 @@ async def _submit(specs: list[TaskSpec], workspace: Path | None, run_here: bool)
         await runtime.close()
 
 
-async def _follow(console: Console, events: Subscription) -> None:
+async def follow_events(console: Console, events: Subscription) -> None:
     async for event in events:
-        _show(console, event)
+        show_event(console, event)
 
 
-def _show(console: Console, event: Event) -> None:
+def show_event(console: Console, event: Event) -> None:
     """One line per event a person follows a run by; the rest stay in the database."""
     line = {
         TaskStarted: lambda e: f"[bold]{e.task_id}[/] ▶ {e.mode}" + (f" (program {e.program_id})" if e.program_id else ""),
