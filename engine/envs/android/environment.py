@@ -27,6 +27,7 @@ from engine.envs.android.device import (
 from engine.envs.android.hierarchy import Screen, parse, words
 from engine.envs.android.targets import SHAPE, is_target, matches
 from engine.envs.environment import Observation
+from engine.envs.unrestorable import Unrestorable
 from engine.errors import WardenError
 from engine.programs.predicates import Form, register_forms
 
@@ -56,7 +57,7 @@ register_forms(KIND, (
 ))
 
 
-class AndroidEnv:
+class AndroidEnv(Unrestorable):
     """One phone: `serial` as adb names it (None: the only one attached), `connect` the way to reach it.
 
     `connect` is `uiautomator2.connect` unless a test stands in for the device.
@@ -177,15 +178,6 @@ class AndroidEnv:
     async def close(self) -> None:
         return None
 
-    async def snapshot(self, targets: list[str], into: Path) -> None:
-        return None
 
-    async def restore(self, snapshot: Path) -> list[str]:
-        return []
 
-    def snapshot_targets(self, snapshot: Path) -> list[str]:
-        return []
 
-    def overlaps(self, first: str, second: str) -> bool:
-        """Nothing on a phone is restored, so any two targets are taken to overlap (undo is refused)."""
-        return True

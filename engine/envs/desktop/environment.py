@@ -26,6 +26,7 @@ from engine.envs.desktop.display import (
 from engine.envs.desktop.screen import screenshot_png
 from engine.envs.desktop.windows import active_title
 from engine.envs.environment import Observation
+from engine.envs.unrestorable import Unrestorable
 from engine.errors import WardenError
 from engine.programs.predicates import Form, register_forms
 
@@ -61,7 +62,7 @@ register_forms(KIND, (
 ))
 
 
-class DesktopEnv:
+class DesktopEnv(Unrestorable):
     """One X display; `display` None means there is none, and every tool says so in one line.
 
     pyautogui is process-wide state, so its calls run one at a time on a worker thread.
@@ -175,15 +176,6 @@ class DesktopEnv:
     async def close(self) -> None:
         return None
 
-    async def snapshot(self, targets: list[str], into: Path) -> None:
-        return None
 
-    async def restore(self, snapshot: Path) -> list[str]:
-        return []
 
-    def snapshot_targets(self, snapshot: Path) -> list[str]:
-        return []
 
-    def overlaps(self, first: str, second: str) -> bool:
-        """Nothing on a screen is restored, so any two targets are taken to overlap (undo is refused)."""
-        return True

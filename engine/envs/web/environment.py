@@ -20,6 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from engine.envs.environment import Observation
+from engine.envs.unrestorable import Unrestorable
 from engine.envs.web import checks
 from engine.envs.web.browser import browser_problem, launch, require_browser
 from engine.envs.web.elements import wait_element
@@ -46,7 +47,7 @@ class BrowserGone(ToolError):
     """The browser closed or crashed under a call; the next `reset` launches another."""
 
 
-class WebEnv:
+class WebEnv(Unrestorable):
     """A browser the runtime owns; `executable` is the Chromium to launch (default: `find_browser`'s choice)."""
 
     kind = KIND
@@ -287,18 +288,6 @@ class WebEnv:
 
     async def fork(self, scratch: Path) -> WebEnv:
         raise WardenError("a web environment cannot fork: its pages' effects live on their sites")
-
-    async def snapshot(self, targets: list[str], into: Path) -> None:
-        """Nothing to capture: a page's effects are on its site, not in anything Warden holds."""
-
-    async def restore(self, snapshot: Path) -> list[str]:
-        return []
-
-    def snapshot_targets(self, snapshot: Path) -> list[str]:
-        return []
-
-    def overlaps(self, first: str, second: str) -> bool:
-        return False
 
     async def close(self) -> None:
         """Closes the context, the browser and Playwright's driver; a browser already gone is no error."""
