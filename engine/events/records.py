@@ -160,9 +160,17 @@ class ReplayStarted(Event):
 
 @dataclass(frozen=True)
 class StateChecked(Event):
+    """One check of a state (or of a branch's guard) before acting: `expected` is the predicate with
+    its parameters bound; `observed` has one `{"predicate", "holds", "saw"}` per leaf, what the screen
+    showed for it, so a reader can show the check predicate by predicate. `waited_s` is how long the
+    replayer waited for the screen to settle into it."""
+
     program_id: str
     state_id: str
     passed: bool
+    expected: dict = dataclasses.field(default_factory=dict)
+    observed: list = dataclasses.field(default_factory=list)
+    waited_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -170,6 +178,15 @@ class ReplayFellBack(Event):
     program_id: str
     state_id: str
     reason: str
+
+
+@dataclass(frozen=True)
+class ProgramExtended(Event):
+    """A fallback's continuation was spliced into a program as a branch out of `state_id`."""
+
+    program_id: str
+    state_id: str
+    states: int
 
 
 @dataclass(frozen=True)
