@@ -203,7 +203,8 @@ class WardenApp(App[int]):
 
     def _follow_replay(self, event: StateChecked) -> None:
         graph = self.query_one(ProgramGraph)
-        graph.mark(event.program_id, event.state_id, event.passed)
+        graph.mark(event.program_id, event.state_id, event.passed,
+                   observed=event.observed, expected=event.expected, waited_s=event.waited_s)
         programs = self.query_one(ProgramList)
         if event.program_id in programs.rows:
             programs.move_cursor(row=programs.get_row_index(event.program_id), animate=False)
