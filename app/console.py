@@ -23,15 +23,17 @@ from textual.widgets import DataTable, Footer, Header
 from textual.worker import Worker, WorkerState
 
 from app.changes import Changes, Fetched, everything
-from app.messages import EngineReported
+from app.messages import EngineReported, ProgramAccepted, ProgramDiscarded
 from app.palette import WardenCommands
 from app.screens.policy import PolicyScreen
+from app.screens.program_decision import ProgramDecisionScreen
 from engine.demo import demo_tasks, seed_workspace, web_demo
 from engine.demo_site import DemoSite
 from engine.envs.web import browser_problem
 from engine.errors import WardenError
 from engine.events.records import ProgramRejected, ReplayStarted, StateChecked
 from engine.gate.policy import Policy
+from engine.programs.program import Program
 from engine.runtime import Runtime, Switches, warden_home
 from engine.reader import Reader
 from engine.thread import EngineThread
@@ -86,7 +88,7 @@ class WardenApp(App[int]):
         yield self._pane(ApprovalList(id="approvals"), "Approvals — a approve · d deny")
         yield self._pane(ReceiptJournal(id="journal"), "Journal — u undo")
         with Horizontal(id="programs-pane", classes="pane") as pane:
-            pane.border_title = "Programs"
+            pane.border_title = "Programs — a accept · x discard"
             yield ProgramList(id="programs")
             yield ProgramGraph(id="graph")
         yield Footer()
@@ -98,6 +100,7 @@ class WardenApp(App[int]):
         return table
 
     def on_mount(self) -> None:
+        self.watch(self.query_one(ProgramList), "summary", self._programs_summary)
         self._load_keymap(self.home / "keymap.toml")
         self.start_engine()
 
@@ -200,6 +203,10 @@ class WardenApp(App[int]):
         self._changes.note(event, message.at)
         if not self._changes.empty:
             self.apply_changes()
+
+    def _programs_summary(self, summary: str) -> None:
+        """The Programs pane's subtitle: how many programs, and how many wait for a person."""
+        self.query_one("#programs-pane").border_subtitle = summary
 
     def _follow_replay(self, event: StateChecked) -> None:
         graph = self.query_one(ProgramGraph)
@@ -306,6 +313,65 @@ class WardenApp(App[int]):
     async def on_task_queue_cancel_requested(self, message: TaskQueue.CancelRequested) -> None:
         await self.engine.call(lambda rt: rt.cancel(message.task_id))
         self.notify(f"Cancelled {message.task_id}.")
+
+    def action_accept_program(self) -> None:
+        if not self.query_one(ProgramList).request_accept():
+            self.notify("Select a program first.", severity="warning")
+
+    def action_discard_program(self) -> None:
+        if not self.query_one(ProgramList).request_discard():
+            self.notify("Select a program first.", severity="warning")
+
+    @work(group="programs", exit_on_error=False)
+    async def on_program_list_accept_requested(self, message: ProgramList.AcceptRequested) -> None:
+        """Only an unverified program waits to be accepted; the person confirms, then the engine serves it."""
+        program = await self._program_to_decide(message.program_id)
+        if program is None:
+            return
+        if program.status != "unverified":
+            self.notify(f"{program.id} is {program.status}: only an unverified program waits to be accepted.",
+                        severity="warning")
+            return
+        if await self.push_screen_wait(ProgramDecisionScreen(program, "accept", self._program_file(program.id))):
+            accepted = await self.engine.call(lambda rt: rt.accept_program(program.id))
+            self.post_message(ProgramAccepted(accepted))
+
+    @work(group="programs", exit_on_error=False)
+    async def on_program_list_discard_requested(self, message: ProgramList.DiscardRequested) -> None:
+        """The person confirms, then the engine forgets the program: its row and its file."""
+        program = await self._program_to_decide(message.program_id)
+        if program is None:
+            return
+        if await self.push_screen_wait(ProgramDecisionScreen(program, "discard", self._program_file(program.id))):
+            await self.engine.call(lambda rt: rt.remove_program(program.id))
+            self.post_message(ProgramDiscarded(program.id))
+
+    async def _program_to_decide(self, program_id: str) -> Program | None:
+        """The program as stored now (another process may have changed it), or None, said in one line."""
+        if self.reader is None or self.engine is None:
+            self.notify("The engine has not started yet.", severity="warning")
+            return None
+        program = await self.reader.program(program_id)
+        if program is None:
+            self.notify(f"{program_id} is no longer stored.", severity="warning")
+        return program
+
+    def _program_file(self, program_id: str) -> Path:
+        return self.home / "programs" / f"{program_id}.json"
+
+    def on_program_accepted(self, message: ProgramAccepted) -> None:
+        self.query_one(ProgramList).update_program(message.program)
+        graph = self.query_one(ProgramGraph)
+        if graph.program is not None and graph.program.id == message.program.id:
+            graph.show_program(message.program)
+        self.notify(f"Accepted {message.program.id}: it is served from now on.")
+
+    def on_program_discarded(self, message: ProgramDiscarded) -> None:
+        self.query_one(ProgramList).remove(message.program_id)
+        graph = self.query_one(ProgramGraph)
+        if graph.program is not None and graph.program.id == message.program_id:
+            graph.show_program(None)
+        self.notify(f"Discarded {message.program_id}; its file is removed.")
 
     def action_focus(self, widget_id: str) -> None:
         self.query_one(f"#{widget_id}").focus()

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from textual.message import Message
 
 from engine.events.records import Event
+from engine.programs.program import Program
 
 
 @dataclass
@@ -15,3 +16,17 @@ class EngineReported(Message):
 
     event: Event
     at: float
+
+
+@dataclass
+class ProgramAccepted(Message):
+    """A person accepted an unverified program from the console: it is served from now on."""
+
+    program: Program
+
+
+@dataclass
+class ProgramDiscarded(Message):
+    """A person discarded a program from the console: its row and its file are gone."""
+
+    program_id: str
