@@ -96,4 +96,25 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tasks ADD COLUMN budget TEXT;
     ALTER TABLE steps ADD COLUMN trace TEXT;
     """,
+    # The selector's full-text index over each program's description and goal template, kept in step
+    # by the corpus (rows keyed by program id; kind and status ride along to filter on); and why a
+    # replay ended, for `warden programs show`.
+    """
+    CREATE VIRTUAL TABLE program_index USING fts5(
+        program_id UNINDEXED, kind UNINDEXED, status UNINDEXED, description, goal_template,
+        tokenize = 'unicode61 remove_diacritics 2'
+    );
+    INSERT INTO program_index (program_id, kind, status, description, goal_template)
+        SELECT id,
+               coalesce(json_extract(body, '$.env.kind'), 'workspace'),
+               CASE WHEN json_type(body, '$.verification.status') = 'text'
+                        THEN json_extract(body, '$.verification.status')
+                    WHEN json_extract(body, '$.verification.passed') THEN 'verified'
+                    ELSE 'unverified' END,
+               coalesce(json_extract(body, '$.description'), ''),
+               json_extract(body, '$.goal_template')
+        FROM programs WHERE json_valid(body);
+    ALTER TABLE program_runs ADD COLUMN detail TEXT NOT NULL DEFAULT '';
+    CREATE INDEX program_runs_program ON program_runs(program_id, at);
+    """,
 )
