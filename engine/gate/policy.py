@@ -31,8 +31,9 @@ class PolicyError(WardenError, ValueError):
 
 @dataclass(frozen=True)
 class Policy:
-    """Per-tool defaults, extra read-only commands, allowed hosts, auto-approved rules, and the
-    price table model usage is costed by (model → US dollars per million input and output tokens)."""
+    """Per-tool defaults, extra read-only commands, allowed hosts, auto-approved rules, the
+    price table model usage is costed by (model → US dollars per million input and output tokens),
+    and how long stored programs are kept (`warden programs expire`)."""
 
     tool_levels: Mapping[str, Level] = field(default_factory=dict)
     read_only_commands: frozenset[str] = frozenset()
@@ -44,6 +45,8 @@ class Policy:
     shell_egress: bool = False
     shell_timeout_seconds: float = 60.0
     prices: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(PRICES))
+    programs_expire_unused_days: int = 30  # [programs] expire_unused_days; 0: never by age
+    programs_keep_at_most: int = 1000  # [programs] keep_at_most; 0: no limit
     source: str = "built-in defaults"
 
     def __post_init__(self) -> None:
@@ -62,7 +65,7 @@ class Policy:
 
     @classmethod
     def from_mapping(cls, raw: dict, source: str = "mapping") -> "Policy":
-        known = {"tools", "shell", "hosts", "approvals", "prices"}
+        known = {"tools", "shell", "hosts", "approvals", "prices", "programs"}
         unknown = set(raw) - known
         if unknown:
             raise PolicyError(f"policy {source}: unknown section(s) {sorted(unknown)}")
@@ -87,6 +90,12 @@ class Policy:
                 if not isinstance(entry, dict) or set(entry) != {"input_per_mtok", "output_per_mtok"}:
                     raise PolicyError(f"policy {source}: prices.{model} takes input_per_mtok and output_per_mtok")
                 prices[model] = (float(entry["input_per_mtok"]), float(entry["output_per_mtok"]))
+            programs = raw.get("programs", {})
+            if not isinstance(programs, dict):
+                raise PolicyError(f"policy {source}: [programs] must be a table, not {type(programs).__name__}")
+            unknown_programs = set(programs) - {"expire_unused_days", "keep_at_most"}
+            if unknown_programs:
+                raise PolicyError(f"policy {source}: unknown [programs] key(s) {sorted(unknown_programs)}")
             return cls(
                 tool_levels=tool_levels,
                 read_only_commands=frozenset(shell.get("read_only", [])),
@@ -98,6 +107,8 @@ class Policy:
                 shell_egress=_switch(shell, "egress", source),
                 shell_timeout_seconds=float(shell.get("timeout_seconds", 60.0)),
                 prices=prices,
+                programs_expire_unused_days=_count(programs, "expire_unused_days", 30, source),
+                programs_keep_at_most=_count(programs, "keep_at_most", 1000, source),
                 source=source,
             )
         except PolicyError:
@@ -122,3 +133,11 @@ def _switch(section: dict, key: str, source: str) -> bool:
     if value not in ("allow", "deny"):
         raise PolicyError(f'policy {source}: shell.{key} must be "allow" or "deny", not {value!r}')
     return value == "allow"
+
+
+def _count(section: dict, key: str, default: int, source: str) -> int:
+    """A whole number of zero or more (`[programs]` limits): a typo is refused, never read as "no limit"."""
+    value = section.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise PolicyError(f"policy {source}: programs.{key} must be a whole number >= 0, not {value!r}")
+    return value
