@@ -11,6 +11,7 @@ import getpass
 import importlib
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,7 @@ from engine.gate.gate import Decision, Gate
 from engine.gate.policy import Policy
 from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt
-from engine.programs.corpus import Corpus
+from engine.programs.corpus import Corpus, Expiry, ProgramStats
 from engine.programs.program import Program, ProgramError
 from engine.programs.verifier import Verifier
 from engine.reader import Records
@@ -313,3 +314,33 @@ class Runtime(Records):
                 except Exception:
                     pass  # a browser that already died has nothing left to close
         await self.store.close()
+
+    async def program_stats(self, program_id: str) -> ProgramStats:
+        """How a stored program has served: replays, successes, fallbacks, failures, the last failure."""
+        return await self.corpus.stats(program_id)
+
+    async def all_program_stats(self) -> dict[str, ProgramStats]:
+        """Every stored program's statistics, read in one query."""
+        return await self.corpus.all_stats()
+
+    async def import_program(self, path: Path) -> tuple[Program, list[str]]:
+        """Store a program file, unverified until verified or accepted; returns it and the ids it replaced.
+        A malformed file raises `ProgramError` naming the file and the problem, and stores nothing."""
+        program, replaced = await self.corpus.import_file(path)
+        for gone in replaced:
+            if gone != program.id:
+                await self.bus.publish(ProgramRemoved(None, gone))
+        await self.bus.publish(ProgramStored(None, program.id, program.signature, program.status))
+        return program, replaced
+
+    async def expire_programs(self, dry_run: bool = False, now: float | None = None) -> list[Expiry]:
+        """Remove the programs the policy's `[programs]` limits let go (least recently used first), or with
+        `dry_run` only say which; never run implicitly, so a home keeps what it learned until asked."""
+        plan = await self.corpus.expiring(time.time() if now is None else now,
+                                          self.policy.programs_expire_unused_days, self.policy.programs_keep_at_most)
+        if dry_run:
+            return plan
+        gone = [expiry for expiry in plan if await self.corpus.remove(expiry.program_id)]
+        for expiry in gone:
+            await self.bus.publish(ProgramRemoved(None, expiry.program_id))
+        return gone
