@@ -1,35 +1,57 @@
-"""`warden programs`: list the stored programs, draw one, accept one that could not be verified, or forget one."""
+"""`warden programs`: list what was learned and how it has served, draw one, move programs between
+homes as files, accept or forget one, and let unused ones expire."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from engine.errors import WardenError
+from engine.programs.corpus import ProgramStats
 from engine.programs.describe import describe, target
 from engine.programs.program import Program, ProgramError
 from engine.runtime import Runtime, warden_home
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("programs", help="list, draw or remove stored programs",
+    parser = subparsers.add_parser("programs", help="list, draw, export, import, expire or remove stored programs",
                                    description="With no action, lists the programs stored in $WARDEN_HOME.")
+    parser.add_argument("--json", action="store_true", help="print JSON (list and show)")
     actions = parser.add_subparsers(title="actions", metavar="ACTION", dest="action")
-    show = actions.add_parser("show", help="draw a program's states and actions")
+    listing_ = actions.add_parser("list", help="every program with its family, status and replays (the default)")
+    listing_.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print a JSON list")
+    show = actions.add_parser("show", help="draw a program's states and actions, with its statistics")
     show.add_argument("program_id")
-    remove = actions.add_parser("rm", help="forget a program (its row and its file)")
-    remove.add_argument("program_id")
+    show.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON object")
+    delete = actions.add_parser("delete", aliases=["rm", "discard"], help="forget a program (its row and its file)")
+    delete.add_argument("program_id")
     accept = actions.add_parser("accept", help="vouch for an unverified program, so it is served from now on",
                                 description="A program with a step that would leave a fork (egress, an unconfined "
                                 "shell, anything externally irreversible) is never re-run to verify it; it waits, "
                                 "unserved, until a person accepts it here or discards it.")
     accept.add_argument("program_id")
-    discard = actions.add_parser("discard", help="forget an unverified program (same as rm)")
-    discard.add_argument("program_id")
+    export = actions.add_parser("export", help="a program's JSON, to stdout or a file")
+    export.add_argument("program_id")
+    export.add_argument("--out", type=Path, metavar="FILE", help="write it here instead of stdout")
+    import_ = actions.add_parser("import", help="store program files, unverified until verified or accepted",
+                                 description="Each file is checked like a stored program; a good one replaces any "
+                                 "program of its signature and waits, unserved, whatever its file says about "
+                                 "verification. A bad file is named in one line and the exit status is 2.")
+    import_.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    expire = actions.add_parser("expire", help="remove programs unused for the policy's [programs] window",
+                                description="Programs not replayed within expire_unused_days go, then the least "
+                                "recently used beyond keep_at_most (policy.toml [programs]; defaults 30 and 1000).")
+    expire.add_argument("--dry-run", action="store_true", help="say what would go; remove nothing")
     parser.set_defaults(func=run)
 
 
@@ -45,28 +67,117 @@ async def _run(args: argparse.Namespace) -> int:
             program = await runtime.program(args.program_id)
             if program is None:
                 raise ProgramError(f"no program {args.program_id}; `warden programs` lists them")
-            console.print(draw(program))
-        elif args.action in ("rm", "discard"):
+            stats = await runtime.program_stats(program.id)
+            if args.json:
+                print(json.dumps({**program.to_json(), "stats": asdict(stats)}, ensure_ascii=False))
+            else:
+                console.print(Group(draw(program), statistics(stats)))
+        elif args.action in ("delete", "rm", "discard"):
             await runtime.remove_program(args.program_id)
-            console.print(f"removed {args.program_id}")
+            console.print(f"removed {args.program_id}", markup=False)
         elif args.action == "accept":
             program = await runtime.accept_program(args.program_id)
-            console.print(f"accepted {program.id}: served from now on ({program.goal_template})")
+            console.print(f"accepted {program.id}: served from now on ({program.goal_template})", markup=False)
+        elif args.action == "export":
+            return await _export(runtime, args.program_id, args.out, console)
+        elif args.action == "import":
+            return await _import(runtime, args.files, console)
+        elif args.action == "expire":
+            return await _expire(runtime, args.dry_run, console)
         else:
-            console.print(listing(await runtime.programs()))
+            programs = sorted(await runtime.programs(), key=lambda p: (p.signature, p.id))
+            stats = await runtime.all_program_stats()
+            if args.json:
+                print(json.dumps([summary(p, stats.get(p.id, ProgramStats())) for p in programs], ensure_ascii=False))
+            else:
+                console.print(listing(programs, stats))
         return 0
     finally:
         await runtime.close()
 
 
-def listing(programs: list[Program]) -> Table:
-    table = Table(title="programs", title_justify="left")
-    for column in ("id", "kind", "goal template", "states", "status", "from"):
-        table.add_column(column)
+async def _export(runtime: Runtime, program_id: str, out: Path | None, console: Console) -> int:
+    program = await runtime.program(program_id)
+    if program is None:
+        raise ProgramError(f"no program {program_id}; `warden programs` lists them")
+    body = json.dumps(program.to_json(), indent=2, ensure_ascii=False) + "\n"
+    if out is None:
+        sys.stdout.write(body)
+        return 0
+    try:
+        out.write_text(body, encoding="utf-8")
+    except OSError as exc:
+        raise WardenError(f"cannot write {out}: {exc.strerror or exc}") from None
+    console.print(f"exported {program.id} to {out}", markup=False)
+    return 0
+
+
+async def _import(runtime: Runtime, files: list[Path], console: Console) -> int:
+    """Every good file is stored; each bad one is one line on stderr, and the exit status says so."""
+    status = 0
+    for path in files:
+        try:
+            program, replaced = await runtime.import_program(path)
+        except ProgramError as exc:
+            print(f"warden: {' '.join(str(exc).split())}", file=sys.stderr)
+            status = 2
+            continue
+        others = [gone for gone in replaced if gone != program.id]
+        console.print(f"imported {program.id} from {path}: unverified, verify or accept it to serve it"
+                      + (f" (replaces {', '.join(others)})" if others else ""), markup=False, soft_wrap=True)
+    return status
+
+
+async def _expire(runtime: Runtime, dry_run: bool, console: Console) -> int:
+    gone = await runtime.expire_programs(dry_run=dry_run)
+    policy = runtime.policy
+    rule = (f"unused for {policy.programs_expire_unused_days} days" if policy.programs_expire_unused_days
+            else "no age limit") + (f", at most {policy.programs_keep_at_most} kept" if policy.programs_keep_at_most
+                                    else ", no count limit")
+    for expiry in gone:
+        console.print(f"{'would remove' if dry_run else 'removed'} {expiry.program_id} ({expiry.goal_template}): "
+                      f"{expiry.reason}; last used {when(expiry.last_used)}", markup=False, soft_wrap=True)
+    verb = "would remove" if dry_run else "removed"
+    console.print(f"{verb} {len(gone)} program{'' if len(gone) == 1 else 's'} ({rule})")
+    return 0
+
+
+def when(at: float | None, form: str = "%Y-%m-%d %H:%M") -> str:
+    return time.strftime(form, time.localtime(at)) if at is not None else "never"
+
+
+def summary(program: Program, stats: ProgramStats) -> dict:
+    """One program as `list --json` prints it."""
+    return {"id": program.id, "kind": program.kind, "family": program.signature,
+            "goal_template": program.goal_template, "status": program.status, **asdict(stats)}
+
+
+def listing(programs: list[Program], stats: dict[str, ProgramStats]) -> Table:
+    """Two lines a program, so it reads in 80 columns: id over kind, goal template over family."""
+    table = Table(title=f"programs: {len(programs)} stored", title_justify="left", box=None)
+    table.add_column("id\nkind", no_wrap=True)
+    table.add_column("goal template\nfamily", overflow="fold", ratio=1)
+    table.add_column("status", no_wrap=True)
+    for column in ("replays", "ok", "fell back"):
+        table.add_column(column, justify="right")
+    table.add_column("last used", no_wrap=True)
     for program in programs:
-        table.add_row(program.id, program.kind, program.goal_template, str(len(program.states)), program.status,
-                      str(program.provenance.get("task", "")))
+        served = stats.get(program.id, ProgramStats())
+        table.add_row(Text(f"{program.id}\n{program.kind}"),
+                      Text.assemble(program.goal_template, "\n", (program.signature, "dim")), Text(program.status),
+                      *(Text(str(n)) for n in (served.replays, served.successes, served.fallbacks)),
+                      Text(when(served.last_used, "%Y-%m-%d")))
     return table
+
+
+def statistics(stats: ProgramStats) -> Text:
+    """What `show` prints under the drawing: how the program has served, and its last failure."""
+    text = Text(f"replays {stats.replays}: {stats.successes} completed, {stats.fallbacks} fell back, "
+                f"{stats.failures} failed; last used {when(stats.last_used)}")
+    failure = stats.last_failure
+    text.append("\nlast failure: " + ("none" if failure is None else
+                f"{failure.outcome} at {when(failure.at)}" + (f": {failure.detail}" if failure.detail else "")))
+    return text
 
 
 def draw(program: Program) -> Tree:
