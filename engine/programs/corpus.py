@@ -238,11 +238,12 @@ class Corpus:
                 for row in rows if cutoff is not None and row["used"] < cutoff and not row["held"]]
         expired = {expiry.program_id for expiry in gone}
         excess = len(rows) - len(expired) - keep_at_most if keep_at_most else 0
+        over = f"beyond the {keep_at_most} most recently used"
         for row in rows:
             if excess <= 0:
                 break
             if row["id"] not in expired and not row["held"]:
-                gone.append(Expiry(row["id"], row["template"], row["used"], f"beyond the {keep_at_most} most recently used"))
+                gone.append(Expiry(row["id"], row["template"], row["used"], over))
                 excess -= 1
         return gone
 
