@@ -15,14 +15,12 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.events.records import ProgramStored
 from engine.tasks.task import TaskSpec, scripted
 from engine.tools.call import ToolCall
 
 if TYPE_CHECKING:
     from engine.runtime import Runtime
 
-DEMO_OPERATOR = "warden demo"
 
 SCRATCH_BYTES = b"draft notes: keep until the release ships\n"
 
@@ -69,14 +67,18 @@ def demo_tasks() -> list[TaskSpec]:
     ]
 
 
+RESET_SITE = ("fetch('/api/reset', {method: 'POST', body: JSON.stringify({dialog: 'never'})})"
+              ".then(() => location.reload())")
+
+
 def new_contact(base_url: str, name: str, email: str, phone: str) -> TaskSpec:
     """Add a contact on the demo site; the evaluator reads the site's state, not the screen."""
     check = (f"fetch('/api/state').then(r => r.json()).then(s => s.contacts.some(c => c.name === {name!r}"
              f" && c.email === {email!r} && c.phone === {phone!r}))")
     return TaskSpec(
         goal=f"Add a contact named {name} with email {email} and phone {phone}",
-        env={"kind": "web", "start_url": f"{base_url}/contacts", "allowed_origins": [base_url],
-             "setup": [{"wait_for": {"role": "heading", "name": "Contacts"}}]},
+        env={"kind": "web", "start_url": f"{base_url}/contacts", "allowed_origins": [base_url], "resettable": True,
+             "setup": [{"js": RESET_SITE}, {"wait_for": {"role": "heading", "name": "Contacts"}}]},
         evaluator={"js": check},
         agent=scripted((
             ToolCall("browser.click", {"target": {"role": "link", "name": "New contact"}}),
@@ -92,14 +94,10 @@ def new_contact(base_url: str, name: str, email: str, phone: str) -> TaskSpec:
 async def web_demo(runtime: "Runtime", base_url: str) -> None:
     """A cold web run, then one served by its program.
 
-    A program with web steps cannot be verified by re-running it (a site's state is not
-    Warden's to restore), so it is stored unverified; the demo vouches for it as its
-    operator would (`warden programs accept`), and the second task replays it.
+    Each task's setup resets the demo site and says so (`resettable`), so the verify gate may
+    reset it once more, replay the new program and judge it before storing it verified.
     """
     first = await runtime.submit(new_contact(base_url, "Ada Lovelace", "ada@example.org", "555-0188"))
     while not (await runtime.task(first.id)).status.finished:
         await asyncio.sleep(0.2)
-    stored = [e for e in await runtime.history(first.id) if isinstance(e, ProgramStored)]
-    if stored and stored[-1].status == "unverified":
-        await runtime.accept_program(stored[-1].program_id, by=DEMO_OPERATOR)
     await runtime.submit(new_contact(base_url, "Grace Hopper", "grace@example.org", "555-0199"))

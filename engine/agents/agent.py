@@ -118,6 +118,7 @@ class AgentContext:
     tools: ToolRegistry
     env_kind: str = "workspace"
     prices: Mapping[str, Price] = field(default_factory=dict)
+    briefing: str = ""  # what a replay did before it handed the task over, told to a model with the goal
 
 
 AgentFactory = Callable[[Mapping[str, Any], AgentContext], Agent]

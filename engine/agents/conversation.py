@@ -155,13 +155,16 @@ def account(history: Sequence[Turn]) -> str:
     return "\n".join(lines)
 
 
-def introduction(goal: str, env_kind: str, history: Sequence[Turn]) -> str:
-    """The first user turn's text: the goal, how Warden answers, and when to stop."""
+def introduction(goal: str, env_kind: str, history: Sequence[Turn], briefing: str = "") -> str:
+    """The first user turn's text: the goal, what a replay did before handing over, how Warden answers,
+    and when to stop."""
     text = (f"You are operating {_ENV_NAMES.get(env_kind, 'a ' + env_kind + ' environment')} for Warden.\n"
             f"Goal: {goal}\n\n"
             "Every action you take passes a policy gate: it may be denied by the operator or blocked by "
             "policy, and you will be told so. When the goal is done, stop using tools and reply with a "
             "short summary of what you did.")
+    if briefing:
+        text += "\n\n" + briefing
     if history:
         text += "\n\nSteps already taken in this task (continue from the current screen):\n" + account(history)
     return text
@@ -183,6 +186,7 @@ class ModelAgent(ABC):
 
     def __init__(self, context: AgentContext, limits: Limits) -> None:
         self.goal = context.goal
+        self.briefing = context.briefing
         self.env_kind = context.env_kind
         self.actions = Actions(context.env_kind, context.tools)
         self.limits = limits
@@ -239,7 +243,7 @@ class ModelAgent(ABC):
         if png is None or self.display is None:
             return GiveUp(f"{self.name}: the {self.env_kind} environment shows no screen to look at")
         self._seen_idx = max((turn.idx for turn in history), default=-1)
-        self._open(introduction(self.goal, self.env_kind, history), png)
+        self._open(introduction(self.goal, self.env_kind, history, self.briefing), png)
         self._started = True
         return None
 

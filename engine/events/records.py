@@ -175,9 +175,13 @@ class StateChecked(Event):
 
 @dataclass(frozen=True)
 class ReplayFellBack(Event):
+    """Replay stopped at `state_id` and the agent takes over; `end` is `mismatch` (the state's check
+    did not hold, nothing was done there) or how its action ended (`failed`)."""
+
     program_id: str
     state_id: str
     reason: str
+    end: str = "mismatch"
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,21 @@
-"""The compiler: a successful run becomes a state-machine program.
+"""The compiler: a successful run becomes a state-machine program, deterministically.
 
-Values taken from the goal (quoted strings, numbers, file names) that the run used
-become `{params}`; each state checks what the previous call left behind and what
-the next call needs, using the tools' own `effect` and `needs` declarations.
+Values taken from the goal (quoted strings, numbers, file names, typed values, names of
+chosen elements) that the run used become `{params}`; each state checks what the previous
+call left behind, what the next call needs (the tools' own `effect` and `needs`), and on a
+screen the element the call acted on and the page's stable facts (`screen.py`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.programs.predicates import conjoin
+from engine.programs.screen import changed, element_target, page_facts, screen_check
 from engine.programs.program import Program, State, Transition
 from engine.tools.call import ToolCall
 from engine.tools.registry import ToolRegistry
@@ -22,14 +26,17 @@ _STOPWORDS = frozenset({"the", "for", "to", "in", "a", "an", "of", "and", "with"
 _TRAILING = ".,;:!?)"
 
 
-def lift(goal: str, trace: list[ToolCall]) -> dict[str, str]:
-    """Name each value of the goal that the run's calls used: `{name: value}`.
+def lift(goal: str, trace: list[ToolCall], chosen: list[str] = ()) -> dict[str, str]:
+    """Name each value of the goal that the run used: `{name: value}`.
 
-    Candidates are quoted phrases, words with digits or path characters, and whatever the
-    agent typed into a field (`text`, `value`) that the goal says word for word (a name
-    such as "Ada Lovelace"); a typed value is named after its field's label.
+    Candidates are quoted phrases, words with digits (a lone digit too) or path characters,
+    whatever the agent typed into a field (`text`, `value`) that the goal says word for word
+    (a name such as "Ada Lovelace", named after the field's label), and the names of elements
+    it chose (`chosen`: a link, an option, a row) that the goal says word for word. A value is
+    used when a call's argument or a chosen name is it, or holds it as a whole word: a "3" in
+    a click's pixel coordinates is no use of "3".
     """
-    used = " ".join(call.canonical() for call in trace)
+    used = [value for call in trace for value in _strings(call.args)] + list(chosen)
     found: list[tuple[int, str, str | None]] = []
     for match in _CANDIDATE.finditer(goal):
         found.append((match.start(), next(g for g in match.groups() if g is not None).rstrip(_TRAILING), None))
@@ -38,9 +45,13 @@ def lift(goal: str, trace: list[ToolCall]) -> dict[str, str]:
             typed = call.args.get(key)
             if isinstance(typed, str) and len(typed.strip()) >= 2 and (at := _word_at(goal, typed)) is not None:
                 found.append((at, typed, _field_name(call)))
+    for name in chosen:
+        if len(name.strip()) >= 2 and (at := _word_at(goal, name)) is not None:
+            found.append((at, name, None))
     params: dict[str, str] = {}
     for start, value, field in sorted(found, key=lambda item: (item[0], -len(item[1]))):
-        if len(value) < 2 or value not in used or value in params.values() or _inside(value, params):
+        short = len(value) < 2 and not value.isdigit()
+        if short or not _used(value, used) or value in params.values() or _inside(value, params):
             continue
         words = goal[:start].split()
         word = re.sub(r"\W", "", words[-1].lower()) if words else ""
@@ -49,6 +60,25 @@ def lift(goal: str, trace: list[ToolCall]) -> dict[str, str]:
             name += "_"
         params[name] = value
     return params
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a call's arguments (numbers are pixels, counts and keys: never values)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [item for part in value for item in _strings(part)]
+    if isinstance(value, dict):
+        return [item for part in value.values() for item in _strings(part)]
+    return []
+
+
+def _used(value: str, used: list[str]) -> bool:
+    """Inside some argument; a lone digit only as a whole word of one."""
+    if len(value) >= 2:
+        return any(value in text for text in used)
+    pattern = re.compile(r"(?<!\w)" + re.escape(value) + r"(?!\w)")
+    return any(pattern.search(text) for text in used)
 
 
 def _word_at(goal: str, value: str) -> int | None:
@@ -92,33 +122,100 @@ def signature_of(goal_template: str, env_kind: str) -> str:
     return f"{env_kind}:" + " ".join(goal_template.lower().split())
 
 
-def compile_run(goal: str, trace: list[ToolCall], registry: ToolRegistry, env_kind: str, provenance: dict) -> Program:
-    """A program of the given environment kind from a run's done calls, in order."""
-    if not trace:
+@dataclass(frozen=True)
+class Recorded:
+    """One done step of a run: its call, and its trace (what the screen showed before and after, and
+    the element acted on) when the environment keeps one."""
+
+    call: ToolCall
+    trace: dict | None = None
+
+
+def chosen_names(steps: Sequence[Recorded]) -> list[str]:
+    """Names of the elements a run chose (links, options, rows, tabs: not buttons, which are verbs)."""
+    names = []
+    for step in steps:
+        for target in (_trace(step).get("target"), step.call.args.get("target")):
+            if isinstance(target, dict) and target.get("role") != "button":
+                name = target.get("name") or target.get("text")
+                if isinstance(name, str) and name.strip():
+                    names.append(name.strip())
+    return names
+
+
+def compile_steps(steps: Sequence[Recorded], params: dict[str, str], registry: ToolRegistry, kind: str,
+                  after: dict | None = None) -> tuple[list[ToolCall], list[dict]]:
+    """The templated calls of a run and, for each, the check of the state it is taken from.
+
+    A check holds what the previous call left (its tool's `effect`; `after` for the first),
+    the stable facts of the screen the call was made on, the element it acted on by role and
+    name, and what its tool `needs`. A pixel click on a named element becomes a click on that
+    element, so the program survives a changed layout and refuses a look-alike in its place.
+    """
+    calls, checks = [], []
+    for step in steps:
+        trace = _trace(step)
+        acted_on = element_target(template(trace.get("target"), params))
+        args = template(step.call.args, params)
+        target = args.get("target")
+        if acted_on and isinstance(target, dict) and "x" in target:
+            args = {**args, "target": acted_on}
+        call = ToolCall(step.call.tool, args)
+        needs = registry.get(call.tool).needs(call.args)
+        checks.append(conjoin(after, screen_check(kind, trace.get("before"), acted_on, needs)))
+        after = registry.get(call.tool).effect(call.args)
+        calls.append(call)
+    return calls, checks
+
+
+def end_check(steps: Sequence[Recorded], calls: list[ToolCall], params: dict[str, str], registry: ToolRegistry,
+              kind: str) -> dict:
+    """The terminal state's check: what the last call left, the screen's stable facts after it, and
+    each parameter it made appear."""
+    last = _trace(steps[-1])
+    shown = changed(last.get("before"), last.get("after"), params, kind)
+    return conjoin(registry.get(calls[-1].tool).effect(calls[-1].args), page_facts(last.get("after"), kind), *shown)
+
+
+def compile_run(goal: str, steps: Sequence[ToolCall | Recorded], registry: ToolRegistry, env_kind: str,
+                provenance: dict, env_spec: dict | None = None, evaluator: dict | None = None) -> Program:
+    """A program of the given environment kind from a run's done steps, in order.
+
+    `env_spec` (the task's environment) and `evaluator` travel with the program, so the verify
+    gate can run it again from a clean start and judge it later (`warden programs verify`).
+    """
+    if not steps:
         raise ValueError("cannot compile a run with no steps")
-    params = lift(goal, trace)
-    calls = [ToolCall(call.tool, template(call.args, params)) for call in trace]
-    tools = [registry.get(call.tool) for call in calls]
-    states = []
-    for number in range(len(calls) + 1):
-        after = tools[number - 1].effect(calls[number - 1].args) if number else None
-        before = tools[number].needs(calls[number].args) if number < len(calls) else None
-        described = calls[number].tool if number < len(calls) else "done"
-        label = "start" if number == 0 else ("goal reached" if number == len(calls) else f"before {described}")
-        states.append(State(f"s{number}", label, conjoin(after, before)))
+    recorded = [step if isinstance(step, Recorded) else Recorded(step) for step in steps]
+    params = lift(goal, [step.call for step in recorded], chosen_names(recorded))
+    calls, checks = compile_steps(recorded, params, registry, env_kind)
+    states = [State(f"s{n}", "start" if n == 0 else f"before {_label(registry, call, step)}", check)
+              for n, (call, check, step) in enumerate(zip(calls, checks, recorded))]
+    states.append(State(f"s{len(calls)}", "goal reached", end_check(recorded, calls, params, registry, env_kind)))
     transitions = tuple(Transition(f"s{n}", f"s{n + 1}", call) for n, call in enumerate(calls))
     goal_template = template(goal, params)
     signature = signature_of(goal_template, env_kind)
+    extra = {"evaluator": template(evaluator, params)} if evaluator is not None else {}
     return Program(
         id="p-" + hashlib.sha256(signature.encode()).hexdigest()[:10],
         signature=signature,
         description=f"Compiled from: {goal}",
         goal_template=goal_template,
         params={name: {"type": "string", "example": value} for name, value in params.items()},
-        env={"kind": env_kind},
+        env={**(env_spec or {}), "kind": env_kind},
         start="s0",
         states=tuple(states),
         transitions=transitions,
         terminal=(f"s{len(calls)}",),
-        provenance={"compiler": COMPILER, **provenance},
+        provenance={"compiler": COMPILER, **provenance, **extra},
     )
+
+
+def _trace(step: Recorded) -> dict:
+    return step.trace if isinstance(step.trace, dict) else {}
+
+
+def _label(registry: ToolRegistry, call: ToolCall, step: Recorded) -> str:
+    """A state's name: on a screen the call as its tool says it (`browser.click link "New contact"`),
+    elsewhere the tool's name."""
+    return registry.get(call.tool).describe(call.args) if _trace(step).get("target") else call.tool

@@ -22,6 +22,7 @@ from engine.programs.template import PARAM, GoalTemplate
 from engine.tools.call import ToolCall
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
+FORMAT = "warden.program/1"
 
 
 class ProgramError(WardenError):
@@ -57,6 +58,7 @@ class Program:
     terminal: tuple[str, ...]
     provenance: dict = field(default_factory=dict)
     verification: dict = field(default_factory=dict)
+    revision: int = 1
 
     @property
     def kind(self) -> str:
@@ -100,6 +102,19 @@ class Program:
         reachable = [t for t in self.terminal if nx.has_path(graph, self.start, t)]
         return nx.shortest_path(graph, self.start, reachable[0]) if reachable else [self.start]
 
+    def path_from(self, state_id: str) -> list[Transition]:
+        """The unguarded transitions replay takes from a state to a terminal one, in order."""
+        taken: list[Transition] = []
+        seen = {state_id}
+        while state_id not in self.terminal:
+            plain = [t for t in self.leaving(state_id) if t.guard is None]
+            if not plain or plain[0].target in seen:
+                break
+            taken.append(plain[0])
+            state_id = plain[0].target
+            seen.add(state_id)
+        return taken
+
     @cached_property
     def template(self) -> GoalTemplate:
         """The goal template, parsed once."""
@@ -112,7 +127,9 @@ class Program:
     def to_json(self) -> dict[str, Any]:
         """A deep copy as plain JSON data: editing it never changes this program."""
         return copy.deepcopy({
+            "format": FORMAT,
             "id": self.id,
+            "revision": self.revision,
             "signature": self.signature,
             "description": self.description,
             "goal_template": self.goal_template,
@@ -131,7 +148,12 @@ class Program:
 
     @classmethod
     def from_json(cls, raw: Any, where: str = "program") -> "Program":
+        if isinstance(raw, dict) and raw.get("format", FORMAT) != FORMAT:
+            raise ProgramError(f"{where}: format {raw.get('format')!r:.40} is not {FORMAT!r}, the one this Warden reads")
         try:
+            revision = raw.get("revision", 1)
+            if type(revision) is not int or revision < 1:
+                raise ValueError("revision must be a whole number from 1")
             program = cls(
                 id=_text(raw, "id"),
                 signature=_text(raw, "signature"),
@@ -148,6 +170,7 @@ class Program:
                 terminal=tuple(raw["terminal"]),
                 provenance=dict(raw.get("provenance", {})),
                 verification=dict(raw.get("verification", {})),
+                revision=revision,
             )
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise ProgramError(f"{where}: malformed program ({type(exc).__name__}: {exc})") from None
@@ -177,6 +200,16 @@ class Program:
         graph = self.graph()
         if not any(nx.has_path(graph, self.start, t) for t in self.terminal):
             raise ProgramError(f"{where}: no terminal state is reachable from {self.start}")
+        unreachable = sorted(known - nx.descendants(graph, self.start) - {self.start})
+        if unreachable:
+            raise ProgramError(f"{where}: states {unreachable[:5]} cannot be reached from {self.start}")
+        finishing = set(self.terminal).union(*(nx.ancestors(graph, t) for t in self.terminal))
+        stuck = sorted(known - finishing)
+        if stuck:
+            raise ProgramError(f"{where}: from states {stuck[:5]} no terminal state can be reached")
+        leaving_terminal = sorted({t.source for t in self.transitions} & set(self.terminal))
+        if leaving_terminal:
+            raise ProgramError(f"{where}: terminal states {leaving_terminal[:5]} have transitions out of them")
         try:
             for state in self.states:
                 validate(state.check, self.kind, f"{where}: state {state.id}")

@@ -160,9 +160,11 @@ class TaskQueue:
             )
         return [row[0] for row in rows]
 
-    async def done_calls(self, task_id: str) -> list[ToolCall]:
+    async def done_calls(self, task_id: str, source: str | None = None) -> list[ToolCall]:
+        """The task's done calls in order; with `source`, only the agent's or only the replay's."""
         rows = await self._store.fetchall(
-            "SELECT call FROM steps WHERE task_id = ? AND status = 'done' ORDER BY idx", (task_id,)
+            "SELECT call FROM steps WHERE task_id = ? AND status = 'done' AND source = coalesce(?, source) ORDER BY idx",
+            (task_id, source),
         )
         return [ToolCall.from_json(json.loads(row["call"])) for row in rows]
 

@@ -25,18 +25,18 @@ from engine.envs.environment import Environment, Observation
 from engine.errors import WardenError, one_line
 from engine.events.bus import EventBus
 from engine.events.records import (
-    AgentConcluded, AgentStepped, ApprovalDecided, BudgetExceeded, BudgetRaised, ProgramRejected, ProgramStored,
-    ReplayFellBack, ReplayStarted, StateChecked, TaskCancelled, TaskFailed, TaskPaused, TaskQueued, TaskResumed,
+    AgentConcluded, AgentStepped, ApprovalDecided, BudgetExceeded, BudgetRaised, ProgramExtended, ProgramRejected,
+    ProgramStored, ReplayFellBack, ReplayStarted, StateChecked, TaskCancelled, TaskFailed, TaskPaused, TaskQueued, TaskResumed,
     TaskStarted, TaskSucceeded,
 )
 from engine.gate.approvals import ApprovalBook, ApprovalStatus
-from engine.programs.compiler import compile_run
+from engine.programs.compiler import Recorded, compile_run
 from engine.programs.corpus import Corpus
-from engine.programs.predicates import holds
 from engine.programs.program import Program
-from engine.programs.replayer import ReplayEnd, Replayer, ReplayResult
+from engine.programs.replayer import Checked, ReplayEnd, Replayer, ReplayResult
 from engine.programs.selector import select
-from engine.programs.verifier import Verdict, Verifier
+from engine.programs.splice import extend
+from engine.programs.verifier import Verdict, Verification, Verifier
 from engine.store import StoreError
 from engine.tasks.budget import Budget, Spent
 from engine.tasks.claim import Claim, LeaseLost
@@ -111,8 +111,8 @@ class TaskRunner:
         except AgentError as exc:
             raise TaskError(str(exc)) from None
 
-    def _context(self, spec: TaskSpec) -> AgentContext:
-        return AgentContext(spec.goal, self._stepper.registry, spec.env_kind, self._prices)
+    def _context(self, spec: TaskSpec, briefing: str = "") -> AgentContext:
+        return AgentContext(spec.goal, self._stepper.registry, spec.env_kind, self._prices, briefing)
 
     async def decide(self, approval_id: str, approved: bool, by: str) -> None:
         """Record a person's decision; either way the task goes back in the queue, and the agent is told a denial."""
@@ -254,7 +254,7 @@ class TaskRunner:
                 await self._fail(task, f"replay {result.end.value} at {result.state_id or 'start'}: {result.message}{why}")
                 return
             await self._corpus.record_run(program_id, task.id, "fell back")
-            await self._bus.publish(ReplayFellBack(task.id, program_id, result.state_id, result.message))
+            await self._bus.publish(ReplayFellBack(task.id, program_id, result.state_id, result.message, result.end.value))
             await self.queue.set_mode(task.id, TaskMode.AGENT, program_id)
         await self._agent(task, env, lease)
 
@@ -264,12 +264,13 @@ class TaskRunner:
     async def _replay(self, task: Task, program: Program, env: Environment, lease: Lease) -> ReplayResult:
         """Replay the task's program; a mismatch or a failed step is the screen disagreeing with it."""
         params = program.bind(task.goal) or {}
-        done = await self.queue.count_steps(task.id, "replay")
-        if done == 0:
+        done = await self.queue.done_calls(task.id, "replay")
+        if not done:
             await self._bus.publish(ReplayStarted(task.id, program.id, params))
 
-        async def on_check(state_id: str, passed: bool) -> None:
-            await self._bus.publish(StateChecked(task.id, program.id, state_id, passed))
+        async def on_check(checked: Checked) -> None:
+            await self._bus.publish(StateChecked(task.id, program.id, checked.state_id, checked.passed, checked.expected,
+                                                 checked.observed, checked.waited_s))
 
         async def dispatch(call, idx, state_id):
             lease.ensure()
@@ -277,14 +278,18 @@ class TaskRunner:
             await self._breathe()
             return outcome
 
-        return await Replayer(program, params, env, dispatch, on_check).run(already_done=done)
+        try:
+            return await Replayer(program, params, env, dispatch, on_check).run(done)
+        except ValueError as exc:  # the stored program changed under a paused replay
+            return ReplayResult(ReplayEnd.MISMATCH, program.start, len(done), one_line(exc))
 
     async def _agent(self, task: Task, env: Environment, lease: Lease) -> None:
         if task.spec.agent is None:
             await self._fail(task, "no stored program serves this goal and the task has no agent")
             return
         try:
-            agent = self._agents[task.spec.agent["kind"]](task.spec.agent, self._context(task.spec))
+            briefing = await self._briefing(task)
+            agent = self._agents[task.spec.agent["kind"]](task.spec.agent, self._context(task.spec, briefing))
         except (AgentError, KeyError) as exc:
             await self._fail(task, f"agent: {one_line(exc)}")
             return
@@ -380,31 +385,84 @@ class TaskRunner:
         await self._bus.publish(TaskSucceeded(task.id, mode.value))
         return True
 
+    async def _briefing(self, task: Task) -> str:
+        """For an agent taking over from a replay: what the replay did and why it stopped (from the journal
+        and the events, so a resumed task is told the same)."""
+        if task.program_id is None:
+            return ""
+        fell = [e for e in await self._bus.history(task.id) if isinstance(e, ReplayFellBack)]
+        if not fell:
+            return ""
+        done = await self.queue.done_calls(task.id, "replay")
+        did = "; ".join(call.tool + " " + json.dumps(call.args, ensure_ascii=False)[:120] for call in done) or "nothing"
+        return (f"A stored program ({task.program_id}) replayed part of this task and handed it to you. "
+                f"It did: {did}. It stopped at state {fell[-1].state_id}: {fell[-1].reason}. "
+                "Continue from the screen as it is now; do not repeat what was done.")
+
     async def _learn(self, task: Task, env: Environment) -> None:
-        """Compile, verify and store the run; the task has succeeded already, so learning never fails it."""
+        """Compile (or extend), verify and store the run; the task has succeeded already, so learning never fails it."""
         clean = self._clean.pop(task.id, None)
         try:
-            trace = await self.queue.done_calls(task.id)
-            if not task.spec.learn or not trace:
+            steps = [(row["source"], Recorded(ToolCall.from_json(row["call"]),
+                                              {k: row[k] for k in ("before", "target", "after") if k in row} or None))
+                     for row in await self.queue.traces(task.id) if row["status"] == "done"]
+            if not task.spec.learn or not steps:
                 return
-            provenance = {"task": task.id, "agent": task.spec.agent["kind"]}
-            program = compile_run(task.goal, trace, self._stepper.registry, env.kind, provenance)
-            params = {name: spec["example"] for name, spec in program.params.items()}
-            if self._verifier is None:
-                record = {"status": "skipped", "how": "the verify gate is switched off", "passed": False}
+            base = await self._corpus.get(task.program_id) if task.program_id else None
+            fell = [e for e in await self._bus.history(task.id) if isinstance(e, ReplayFellBack)] if base else []
+            continuation = [step for source, step in steps if source == "agent"]
+            if base is not None and fell and continuation:
+                failed = base.state(fell[-1].state_id).check if fell[-1].end == ReplayEnd.MISMATCH.value else None
+                params = base.bind(task.goal) or {}
+                program = extend(base, fell[-1].state_id, failed, continuation, params, self._stepper.registry)
             else:
-                verification = await self._verifier.verify(program, params, clean, task.spec.evaluator)
-                if verification.verdict is Verdict.REJECTED:
-                    await self._bus.publish(ProgramRejected(task.id, program.signature, verification.reason))
-                    return
-                record = verification.record()
-            program = program.with_verification(record)
-            await self._corpus.upsert(program)
-            await self._bus.publish(ProgramStored(task.id, program.id, program.signature, program.status))
+                provenance = {"task": task.id, "agent": task.spec.agent["kind"]}
+                program = compile_run(task.goal, [step for _, step in steps], self._stepper.registry, env.kind,
+                                      provenance, task.spec.env, task.spec.evaluator)
+                params = {name: spec["example"] for name, spec in program.params.items()}
+            await self._store(task, program, params, clean, env)
+            if base is not None and fell and program.revision > base.revision:
+                stored = await self._corpus.get(program.id)
+                if stored is not None and stored.revision == program.revision:
+                    await self._bus.publish(ProgramExtended(task.id, program.id, fell[-1].state_id,
+                                                            len(program.states) - len(base.states)))
         except Exception as exc:
             await self._bus.publish(ProgramRejected(task.id, "", f"could not learn from the run: {one_line(exc)}"))
         finally:
             await self._drop_clean(task.id, clean)
+
+    async def _store(self, task: Task, program: Program, params: dict[str, str], clean: Environment | None,
+                     env: Environment) -> None:
+        """Through the verify gate into the corpus: a program replaces the one of its signature only if it
+        passes, and one held for a person never pushes out one that is served."""
+        if self._verifier is None:
+            record = {"status": "skipped", "how": "the verify gate is switched off", "passed": False}
+        else:
+            spec = {**task.spec.env, "kind": env.kind}
+            verification = await self._verifier.verify(program, params, clean, task.spec.evaluator,
+                                                        live=None if env.can_fork else env, env_spec=spec,
+                                                        judge=lambda evaluator, at: judge(evaluator, at, self._shell_check))
+            self._holders.pop(env.identity, None)  # a screen was reset to verify: the next task resets it again
+            if verification.verdict is Verdict.REJECTED:
+                await self._bus.publish(ProgramRejected(task.id, program.signature, verification.reason))
+                return
+            record = verification.record()
+            if await self._keeps_served(task, program, verification):
+                return
+        program = program.with_verification(record)
+        await self._corpus.upsert(program)
+        await self._bus.publish(ProgramStored(task.id, program.id, program.signature, program.status))
+
+    async def _keeps_served(self, task: Task, program: Program, verification: Verification) -> bool:
+        """An unverified program does not replace a served one of its signature; says so when it does not."""
+        if verification.passed:
+            return False
+        served = [p for p in await self._corpus.all() if p.signature == program.signature and self._serves(p)]
+        if not served:
+            return False
+        await self._bus.publish(ProgramRejected(task.id, program.signature, f"kept {served[0].id}, which is served: "
+                                                f"the new version is {verification.verdict.value}: {verification.reason}"))
+        return True
 
     async def _keep_clean_start(self, task: Task, env: Environment) -> None:
         """A fork of the start state, for verifying the program this run may become."""

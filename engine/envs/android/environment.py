@@ -38,7 +38,7 @@ KIND = "android"
 DEFAULT_WAIT_SECONDS = 10.0
 MAX_WAIT_SECONDS = 120.0
 POLL_SECONDS = 0.5
-RESET_KEYS = frozenset({"kind", "serial", "wait_for_package", "timeout"})
+RESET_KEYS = frozenset({"kind", "serial", "wait_for_package", "timeout", "resettable"})
 
 
 def _text_body(body: Any) -> bool:

@@ -37,7 +37,7 @@ KIND = "desktop"
 DEFAULT_WAIT_SECONDS = 10.0
 MAX_WAIT_SECONDS = 120.0
 POLL_SECONDS = 0.2
-RESET_KEYS = frozenset({"kind", "display", "wait_for_title", "timeout"})
+RESET_KEYS = frozenset({"kind", "display", "wait_for_title", "timeout", "resettable"})
 
 T = TypeVar("T")
 

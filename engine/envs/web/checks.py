@@ -1,6 +1,8 @@
 """Answers to the web forms (`forms.py`) on a live page, quickly: no check waits for an element to appear.
 
-A target that names nothing makes a check false, never an error; text is compared with
+A target that names nothing makes a check false, never an error; a target's name or text must
+match whole (case-sensitive) for `exists`, `text` and `value`, so a check never passes on a
+look-alike control, while `absent` is false while a look-alike is shown; text is compared with
 runs of whitespace squashed to one space (a page's rendered text breaks lines where the
 HTML did not), a field's value exactly as it is.
 """
@@ -13,6 +15,7 @@ from playwright.async_api import Locator, Page
 
 from engine.envs.web import targets
 from engine.envs.web.elements import element
+from engine.envs.web.identity import identify
 from engine.errors import WardenError
 
 QUICK_MS = 1000
@@ -44,16 +47,16 @@ def _compare(actual: str, body: dict, squash: bool) -> bool:
 
 async def check(page: Page, form: str, body: Any) -> bool:
     if form == "exists":
-        return await element(page, body) is not None
+        return await element(page, body, exact=True) is not None
     if form == "absent":
-        return await targets.probe(page, body) is None
+        return await targets.probe(page, body) is None  # loose: a look-alike still counts as present
     if form in ("url", "title"):
         actual = page.url if form == "url" else await page.title()
         return _compare(actual, {"contains": body} if isinstance(body, str) else body, squash=False)
     if form == "text":
         return await _text(page, {"contains": body} if isinstance(body, str) else body)
     if form == "value":
-        found = await element(page, body["target"])
+        found = await element(page, body["target"], exact=True)
         if found is None:
             return False
         values = await (found.evaluate(_VALUES, timeout=QUICK_MS) if isinstance(found, Locator)
@@ -65,8 +68,35 @@ async def check(page: Page, form: str, body: Any) -> bool:
 async def _text(page: Page, body: dict) -> bool:
     if "target" not in body:
         return _compare(await page.evaluate(_PAGE_TEXT), body, squash=True)
-    found = await element(page, body["target"])
+    found = await element(page, body["target"], exact=True)
     if found is None:
         return False
     text = await (found.inner_text(timeout=QUICK_MS) if isinstance(found, Locator) else found.inner_text())
     return _compare(text, body, squash=True)
+
+
+async def seen(page: Page, form: str, body: Any) -> str:
+    """What the page shows where a leaf looked: the URL or title, the target's value or text, or that it is missing."""
+    if form in ("url", "title"):
+        return page.url if form == "url" else await page.title()
+    target = body.get("target") if isinstance(body, dict) and form in ("text", "value") else body
+    if form == "text" and not isinstance(target, dict):
+        return _squash(await page.evaluate(_PAGE_TEXT))[:200]
+    found = await element(page, target, exact=True) if isinstance(target, dict) else None
+    if found is None:
+        loose = await element(page, target) if isinstance(target, dict) and not targets.is_point(target) else None
+        if loose is None:
+            return "nothing like it on the page"
+        return f"only a look-alike: {await _name(loose)}"
+    if form == "value":
+        values = await (found.evaluate(_VALUES, timeout=QUICK_MS) if isinstance(found, Locator) else found.evaluate(_VALUES))
+        return " / ".join(values)
+    if form == "absent":
+        return "still shown"
+    text = await (found.inner_text(timeout=QUICK_MS) if isinstance(found, Locator) else found.inner_text())
+    return _squash(text)[:200]
+
+
+async def _name(found: Any) -> str:
+    who = await identify(found)
+    return f'{who["role"]} "{who["name"]}"'

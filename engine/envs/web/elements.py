@@ -21,11 +21,11 @@ POLL_S = 0.1
 Element = Locator | ElementHandle
 
 
-async def element(page: Page, target: dict) -> Element | None:
-    """The element a target names right now, without waiting, or None."""
+async def element(page: Page, target: dict, exact: bool = False) -> Element | None:
+    """The element a target names right now, without waiting, or None (`exact`: whole names only)."""
     if targets.is_point(target):
         return await element_at(page, target["x"], target["y"])
-    return await targets.probe(page, target)
+    return await targets.probe(page, target, exact)
 
 
 async def wait_element(page: Page, target: dict, timeout_s: float) -> Element | None:

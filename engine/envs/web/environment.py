@@ -53,6 +53,7 @@ class WebEnv(Unrestorable):
     kind = KIND
     identity = KIND
     can_fork = False
+    can_rehearse = True  # a reset with "read_only" refuses every write: the verify gate may replay there
     durable = False
 
     def __init__(self, executable: str | None = None, headless: bool = True) -> None:
@@ -86,6 +87,16 @@ class WebEnv(Unrestorable):
     def find_timeout_s(self) -> float:
         """How long an action waits for its target to appear."""
         return min(FIND_TIMEOUT_S, self.timeout_s)
+
+    @property
+    def writes_refused(self) -> int:
+        """Requests that would have changed a site, refused on this read-only page since its reset."""
+        return self.guard.writes_refused
+
+    @property
+    def check_wait_s(self) -> float:
+        """How long a replay waits for the page to settle into a state it expects (a slow page, a late render)."""
+        return self.timeout_s
 
     @property
     def ready(self) -> bool:
@@ -204,6 +215,7 @@ class WebEnv(Unrestorable):
         await self._open(page, parsed)
         for number, step in enumerate(parsed.setup, 1):
             await self._setup_step(number, step)
+        guard.read_only = parsed.read_only
 
     async def _ensure_browser(self) -> Browser:
         if self._browser is not None and self._alive():
@@ -285,6 +297,10 @@ class WebEnv(Unrestorable):
     async def check(self, form: str, body: Any) -> bool:
         """One leaf of a web form; a target that names nothing does not hold."""
         return await self.on_page(f"check {form}", lambda page: checks.check(page, form, body))
+
+    async def saw(self, form: str, body: Any) -> str:
+        """What the page shows for one leaf of a check that failed: its URL, its title, a field's value or a text."""
+        return await self.on_page(f"look at {form}", lambda page: checks.seen(page, form, body))
 
     async def fork(self, scratch: Path) -> WebEnv:
         raise WardenError("a web environment cannot fork: its pages' effects live on their sites")

@@ -1,5 +1,8 @@
 """The egress guard: a page navigates, and sends anything but a read, only to the task's allowed origins.
 
+On a read-only page (`"read_only": true` in the spec, or the verify gate rehearsing a program) no
+request but a read goes anywhere, the allowed origins included.
+
 Every request of a browser context passes through it. A navigation, or any request that is
 not GET, HEAD or OPTIONS, bound for another origin is refused and remembered, so the action
 that caused it fails with one line instead of silently doing nothing: a navigation is
@@ -26,6 +29,8 @@ class EgressGuard:
 
     def __init__(self, allowed: Iterable[str] = ()) -> None:
         self.allowed = tuple(allowed)
+        self.read_only = False  # set after a reset's setup when the spec asks for it: every write is refused
+        self.writes_refused = 0
         self._admitted: set[str] = set()
         self._refusals: list[str] = []
 
@@ -33,7 +38,9 @@ class EgressGuard:
         """Whether a URL stays within the allowed origins (about:, data: and blob: stay within the page)."""
         return innocuous(url) or origin_of(url) in self.allowed
 
-    def refusal(self, url: str) -> str:
+    def refusal(self, url: str, method: str = "GET") -> str:
+        if self.read_only and method.upper() not in SAFE_METHODS:
+            return f"{method.upper()} {url:.200} refused: this page is read-only (nothing may change the site)"
         return f"egress to {url:.200} refused: outside the task's allowed origins ({', '.join(self.allowed) or 'none'})"
 
     async def install(self, context: BrowserContext) -> None:
@@ -63,6 +70,8 @@ class EgressGuard:
         return pending[0] if pending else None
 
     def _passes(self, request: Request) -> bool:
+        if self.read_only and request.method.upper() not in SAFE_METHODS:
+            return False
         if self.inside(request.url):
             return True
         if request.is_navigation_request():
@@ -74,11 +83,14 @@ class EgressGuard:
         try:
             if self._passes(request):
                 await route.continue_()
-            elif request.is_navigation_request():
-                self._refusals.append(self.refusal(request.url))
+                return
+            if self.read_only and request.method.upper() not in SAFE_METHODS:
+                self.writes_refused += 1
+            if request.is_navigation_request():
+                self._refusals.append(self.refusal(request.url, request.method))
                 await route.fulfill(status=204)  # "no content": the page stays where it was, not on an error page
             else:
-                self._refusals.append(self.refusal(request.url))
+                self._refusals.append(self.refusal(request.url, request.method))
                 await route.abort("blockedbyclient")
         except PlaywrightError:
             pass  # the page went away while its request waited; nothing is left to let through or stop

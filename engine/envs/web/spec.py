@@ -10,7 +10,7 @@ from engine.envs.web.origins import origin_of, parse_origin
 from engine.envs.web.targets import target_problem
 from engine.errors import WardenError
 
-KEYS = ("kind", "start_url", "setup", "allowed_origins", "viewport", "timeout_s")
+KEYS = ("kind", "start_url", "setup", "allowed_origins", "viewport", "timeout_s", "resettable", "read_only")
 DEFAULT_VIEWPORT = (1280, 800)
 DEFAULT_TIMEOUT_S = 15.0
 
@@ -21,7 +21,9 @@ class WebSpec:
 
     `setup` steps are `{"js": source}` (evaluated in the page, awaited when it returns a
     promise) or `{"wait_for": TARGET}` (until visible). `timeout_s` bounds each navigation
-    and action.
+    and action. `resettable` is the spec's word that its setup puts the site back in its start
+    state (a benchmark's reset), so the verify gate may re-run a program's steps there;
+    `read_only` refuses every request but a read once the setup has run.
     """
 
     start_url: str
@@ -29,6 +31,8 @@ class WebSpec:
     allowed_origins: tuple[str, ...]
     viewport: tuple[int, int]
     timeout_s: float
+    resettable: bool = False
+    read_only: bool = False
 
 
 def parse_spec(spec: Mapping[str, Any]) -> WebSpec:
@@ -46,7 +50,14 @@ def parse_spec(spec: Mapping[str, Any]) -> WebSpec:
     if origin_of(start_url) not in origins:
         raise WardenError(f"web spec: start_url {start_url:.100} is outside allowed_origins ({', '.join(origins)})")
     return WebSpec(start_url, _setup(spec.get("setup", [])), origins, _viewport(spec.get("viewport")),
-                   _timeout(spec.get("timeout_s", DEFAULT_TIMEOUT_S)))
+                   _timeout(spec.get("timeout_s", DEFAULT_TIMEOUT_S)), _flag(spec, "resettable"), _flag(spec, "read_only"))
+
+
+def _flag(spec: Mapping[str, Any], key: str) -> bool:
+    value = spec.get(key, False)
+    if not isinstance(value, bool):
+        raise WardenError(f"web spec: {key} must be true or false, got {value!r:.40}")
+    return value
 
 
 def _setup(steps: Any) -> tuple[dict, ...]:

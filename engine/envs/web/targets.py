@@ -67,9 +67,17 @@ def candidates(page: Page, target: dict) -> list[Locator]:
     return [by(value, exact=True), by(value)]
 
 
-async def probe(page: Page, target: dict) -> Locator | None:
-    """The element a target names right now, without waiting: the first visible match of the most exact locator."""
-    for locator in candidates(page, target):
+async def probe(page: Page, target: dict, exact: bool = False) -> Locator | None:
+    """The element a target names right now, without waiting: the first visible match of the most exact locator.
+
+    With `exact`, a role's name or a text must match whole: a program's check of `button "Save"`
+    must not be satisfied by a "Save and delete all" button that a loose match would accept.
+    (A label stays loose: a `<label>` wrapping its control also holds the control's text.)
+    """
+    found = candidates(page, target)
+    if exact and ("name" in target or "text" in target):
+        found = found[:1]
+    for locator in found:
         visible = locator.filter(visible=True)
         if await visible.count():
             return visible.first
