@@ -1,8 +1,9 @@
 """Reading the body of `POST /api/reset` into the start state it asks for.
 
 Every field is optional: left out, contacts and notes are the seeded ones, settings
-are the defaults, the dialog shows `sometimes`, and the seed is a fresh random one
-(so unforced runs vary while `state()["dialog"]["seed"]` still says how to repeat one).
+are the defaults, the dialog shows `sometimes`, the seed is a fresh random one
+(so unforced runs vary while `state()["dialog"]["seed"]` still says how to repeat one),
+and nothing is perturbed (`perturbation.py`).
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from engine.demo_site.dialog import MODES, DialogSchedule
+from engine.demo_site.perturbation import perturbation_from
 from engine.demo_site.state import Start
 from engine.demo_site.validate import Invalid, contact_from, note_from, settings_from
 
-FIELDS = {"seed", "dialog", "contacts", "notes", "settings"}
+FIELDS = {"seed", "dialog", "contacts", "notes", "settings", "perturb"}
 R = TypeVar("R")
 
 
@@ -51,6 +53,8 @@ def start_from(body: bytes) -> Start:
         if not isinstance(asked["settings"], dict):
             raise Invalid("settings must be an object.")
         start = replace(start, settings=settings_from(asked["settings"]))
+    if "perturb" in asked:
+        start = replace(start, perturb=perturbation_from(asked["perturb"]))
     return start
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from html import escape
 from http import HTTPStatus
 
-from engine.demo_site import api, contact_forms, contacts, notes, reports, settings
+from engine.demo_site import api, contact_forms, contacts, notes, perturb, reports, settings
 from engine.demo_site.app import App, Handler
 from engine.demo_site.exchange import NotFound, Request, Response, json_response, redirect
 from engine.demo_site.layout import page
@@ -38,11 +38,21 @@ ROUTES: tuple[tuple[str, str, Handler], ...] = (
     ("GET", r"/reports/(?P<id>\d+)", reports.report_page),
     ("GET", r"/api/state", api.state),
     ("POST", r"/api/reset", api.reset),
+    ("POST", r"/api/perturb/event", perturb.event),
+    ("POST", r"/perturb/close", perturb.close_modal),
+    ("GET", r"/perturb/replaced", perturb.use_replaced),
+    ("POST", r"/perturb/replaced", perturb.use_replaced),
 )
 _COMPILED = tuple((method, re.compile(pattern), handler) for method, pattern, handler in ROUTES)
 
 
 def dispatch(app: App, request: Request) -> Response:
+    """The answer to one request, drawn as the last reset's perturbation asks (`perturb.py`)."""
+    perturb.delay(app, request)
+    return perturb.disturb(app, request, _answer(app, request))
+
+
+def _answer(app: App, request: Request) -> Response:
     matches = [(method, found, handler) for method, pattern, handler in _COMPILED
                if (found := pattern.fullmatch(request.path))]
     chosen = next(((found, handler) for method, found, handler in matches if method == request.method), None)

@@ -15,6 +15,9 @@ from engine.demo_site import seed
 from engine.demo_site.dialog import DialogSchedule
 from engine.demo_site.figures import figures
 from engine.demo_site.model import Contact, Note, Report, Settings
+from engine.demo_site.perturbation import Perturbation
+
+WRONG_STATE = ("replaced_clicks", "behind_modal", "stale_actions")
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,7 @@ class Start:
     contacts: tuple[Contact, ...] = seed.CONTACTS
     notes: tuple[Note, ...] = seed.NOTES
     settings: Settings = field(default_factory=Settings)
+    perturb: Perturbation = field(default_factory=Perturbation)
 
 
 @dataclass
@@ -37,6 +41,8 @@ class _Data:
     visits: int = 0
     shown: int = 0
     last_ids: dict[str, int] = field(default_factory=dict)
+    modal_open: bool = False
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys((*WRONG_STATE, "modal_closed"), 0))
 
     def new_id(self, kind: str) -> int:
         """A fresh id of `kind`: never one in use, nor one a deleted record had since the last reset."""
@@ -48,7 +54,8 @@ class _Data:
         contacts = {c.id: c for c in start.contacts}
         notes = {n.id: n for n in start.notes}
         return cls(start, contacts, notes, start.settings,
-                   last_ids={"contact": max(contacts, default=0), "note": max(notes, default=0)})
+                   last_ids={"contact": max(contacts, default=0), "note": max(notes, default=0)},
+                   modal_open=start.perturb.dialog)
 
 
 class SiteState:
@@ -71,7 +78,33 @@ class SiteState:
                 "reports": [r.as_json() for r in d.reports.values()],
                 "dialog": {"mode": d.start.dialog.mode, "seed": d.start.dialog.seed,
                            "visits": d.visits, "shown": d.shown},
+                "perturb": {**d.start.perturb.as_json(), "modal_open": d.modal_open, **d.counts,
+                            "wrong_actions": sum(d.counts[k] for k in WRONG_STATE)},
             }
+
+    def perturbation(self) -> tuple[Perturbation, bool]:
+        """What the last reset asked to go wrong, and whether its modal still covers the pages."""
+        with self._lock:
+            return self._data.start.perturb, self._data.modal_open
+
+    def close_modal(self) -> None:
+        with self._lock:
+            self._data.counts["modal_closed"] += self._data.modal_open
+            self._data.modal_open = False
+
+    def count(self, kind: str) -> None:
+        """Count one action taken in a wrong state (one of WRONG_STATE)."""
+        with self._lock:
+            self._data.counts[kind] += 1
+
+    def use_replaced(self) -> int:
+        """A replaced control was used: count it and do its damage (every contact goes); how many went."""
+        with self._lock:
+            d = self._data
+            d.counts["replaced_clicks"] += 1
+            gone = len(d.contacts)
+            d.contacts.clear()
+            return gone
 
     def visit_contacts(self) -> bool:
         """Count a visit to the contacts list; True when this visit shows the "What's new" dialog."""
