@@ -15,10 +15,9 @@ from rich.console import Console
 from app.commands.submit import follow_events, show_event
 from engine import specfile
 from engine.errors import WardenError
-from engine.events.records import ProgramStored, ReplayFellBack, TaskPaused, TaskStarted
 from engine.runtime import Runtime, warden_home
-from engine.tasks.evaluator import judge
-from engine.tasks.task import Task, TaskSpec, TaskStatus
+from engine.tasks.report import task_report
+from engine.tasks.task import TaskSpec
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,7 +68,7 @@ async def _run(raw: dict[str, Any], path: Path, workspace: Path | None, console:
             printer.cancel()
         for event in events.drain():
             show_event(console, event)
-        return await _result(runtime, await runtime.task(task.id), time.monotonic() - began)
+        return await task_report(runtime, await runtime.task(task.id), time.monotonic() - began)
     finally:
         await runtime.close()
 
@@ -85,48 +84,6 @@ async def _goal(runtime: Runtime, raw: dict[str, Any]) -> str:
     if not isinstance(goal, str) or not goal.strip():
         raise WardenError(f"goal_js gave {goal!r:.80}, not a non-empty string")
     return goal
-
-
-async def _result(runtime: Runtime, task: Task, wall: float) -> dict[str, Any]:
-    """The run as a script reads it: outcome, what the evaluator says now, and how the task was served."""
-    history = await runtime.history(task.id)
-    modes = [e.mode for e in history if isinstance(e, TaskStarted)]
-    fell_back = any(isinstance(e, ReplayFellBack) for e in history)
-    stored = [e.program_id for e in history if isinstance(e, ProgramStored)]
-    steps = await runtime.traces(task.id)
-    outcome, reason = "failed", task.error
-    if task.status is TaskStatus.SUCCEEDED:
-        outcome = "succeeded"
-    elif task.status is TaskStatus.PAUSED:
-        outcome = "blocked"
-        reason = next((e.reason for e in reversed(history) if isinstance(e, TaskPaused)), "waiting for a person")
-    elif any(step["status"] == "blocked" for step in steps):
-        outcome = "blocked"
-    spent = await runtime.queue.spent(task.id)
-    return {
-        "task_id": task.id, "goal": task.goal, "outcome": outcome, "reason": reason,
-        "evaluation": await _evaluation(runtime, task),
-        "path": "hybrid" if fell_back else (modes[0] if modes else "agent"),
-        "program_id": task.program_id, "stored_program_id": stored[-1] if stored else None,
-        "model_calls": spent.usage.model_calls, "tokens": spent.usage.tokens, "cost_usd": round(spent.usage.cost_usd, 6),
-        "steps": sum(step["status"] == "done" for step in steps), "wall_s": round(wall, 3),
-    }
-
-
-async def _evaluation(runtime: Runtime, task: Task) -> bool | None:
-    """The evaluator's answer on the environment as the run left it (None when the task has none)."""
-    evaluator = task.spec.evaluator
-    if evaluator is None:
-        return None
-    if task.status is TaskStatus.SUCCEEDED:
-        return True
-    env = runtime.environment(task.env) if task.env else None
-    if env is None:
-        return False
-    try:
-        return await judge(evaluator, env, runtime.shell_evaluator)
-    except WardenError:
-        return False
 
 
 def _summarise(console: Console, result: dict[str, Any]) -> None:
