@@ -19,7 +19,6 @@ from urllib.parse import quote, urlencode
 
 from engine.demo_site.app import App
 from engine.demo_site.exchange import Request, Response, json_response, redirect
-from engine.demo_site.perturbation import Perturbation
 from engine.demo_site.validate import Invalid
 
 MODAL_ID = "perturb-modal"
@@ -54,14 +53,14 @@ _LISTENER = """<script>
       const now = performance.now();
       if (key === lastKey && now - lastAt < 300) return;
       lastKey = key; lastAt = now;
-      const modal = document.getElementById('%s');
+      const modal = document.getElementById('MODAL_ID');
       const panel = modal && modal.querySelector('[role=dialog]');
       if (modal && !modal.hidden && !panel.contains(target)) report('behind_modal');
       else if (leaving) report('stale');
     }, true);
   }
 })();
-</script>""" % MODAL_ID
+</script>""".replace("MODAL_ID", MODAL_ID)
 
 
 def disturb(app: App, request: Request, response: Response) -> Response:
@@ -148,7 +147,7 @@ def _shift(page: str) -> str:
     page = re.sub(r'(<label\b[^>]*\bfor=")([^"]+)"', r'\1moved-\2"', page)
     page = re.sub(r'<nav aria-label="Main">(.*?)</nav>',
                   lambda m: '<nav aria-label="Main">' + "".join(reversed(re.findall(r"<a\b.*?</a>", m.group(1))))
-                  + "</nav>", page, count=1, flags=re.S)
+                  + "</nav>", page, count=1, flags=re.DOTALL)
     page = re.sub(r'<body class="([^"]*)">', r'<body class="\1 shifted-layout">', page, count=1)
     page = page.replace("<main>", '<main><div class="shift-frame"><div class="shift-spacer"></div>'
                         '<div class="shift-body">', 1)

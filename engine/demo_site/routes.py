@@ -11,9 +11,23 @@ from dataclasses import replace
 from html import escape
 from http import HTTPStatus
 
-from engine.demo_site import api, contact_forms, contacts, notes, perturb, reports, settings
+from engine.demo_site import (
+    api,
+    contact_forms,
+    contacts,
+    notes,
+    perturb,
+    reports,
+    settings,
+)
 from engine.demo_site.app import App, Handler
-from engine.demo_site.exchange import NotFound, Request, Response, json_response, redirect
+from engine.demo_site.exchange import (
+    NotFound,
+    Request,
+    Response,
+    json_response,
+    redirect,
+)
 from engine.demo_site.layout import page
 from engine.demo_site.validate import Invalid
 
