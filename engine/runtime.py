@@ -36,7 +36,8 @@ from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt
 from engine.programs.corpus import Corpus, Expiry, ProgramStats
 from engine.programs.program import Program, ProgramError
-from engine.programs.verifier import Verifier
+from engine.programs.predicates import interpolate
+from engine.programs.verifier import Offered, Verifier
 from engine.reader import Records
 from engine.store import Store
 from engine.tasks.backend import TaskBackend
@@ -323,15 +324,31 @@ class Runtime(Records):
         """Every stored program's statistics, read in one query."""
         return await self.corpus.all_stats()
 
-    async def import_program(self, path: Path) -> tuple[Program, list[str]]:
-        """Store a program file, unverified until verified or accepted; returns it and the ids it replaced.
-        A malformed file raises `ProgramError` naming the file and the problem, and stores nothing."""
-        program, replaced = await self.corpus.import_file(path)
-        for gone in replaced:
-            if gone != program.id:
-                await self.bus.publish(ProgramRemoved(None, gone))
-        await self.bus.publish(ProgramStored(None, program.id, program.signature, program.status))
-        return program, replaced
+    async def import_program(self, path: Path) -> Offered:
+        """Offer a program file to the verify gate: stored `verified` only if it re-solves its task, held
+        `unverified` (until accepted) when it cannot be re-run safely and nothing of its family is served,
+        refused otherwise. A malformed file raises `ProgramError` naming the file and the problem."""
+        program = Program.load(path).with_verification(
+            {"status": "unverified", "when": time.time(), "passed": False,
+             "how": f"imported from {path}: verify or accept it to serve it"})
+        return await self.verify_program(program)
+
+    async def verify_program(self, program: Program | str) -> Offered:
+        """Run a program (or a stored one, by id) through the verify gate again, with its example values and
+        the evaluator it was compiled with; it replaces the stored one only as the gate allows."""
+        if isinstance(program, str):
+            found = await self.corpus.get(program)
+            if found is None:
+                raise ProgramError(f"no program {program}; `warden programs` lists them")
+            program = found
+        env = self.environments.get(program.kind)
+        if env is None:
+            raise ProgramError(f"program {program.id} acts in a {program.kind} environment, which this runtime lacks")
+        params = {name: str(spec.get("example", "")) for name, spec in program.params.items()}
+        evaluator = program.provenance.get("evaluator")
+        spec = {key: value for key, value in program.env.items() if key != "kind"}
+        return await self.runner.offer(program, params, interpolate(evaluator, params) if evaluator else None,
+                                       spec, env, env, hold_unjudged=True)
 
     async def expire_programs(self, dry_run: bool = False, now: float | None = None) -> list[Expiry]:
         """Remove the programs the policy's `[programs]` limits let go (least recently used first), or with

@@ -20,6 +20,7 @@ from engine.errors import WardenError
 from engine.programs.corpus import ProgramStats
 from engine.programs.describe import describe, target
 from engine.programs.program import Program, ProgramError
+from engine.programs.verifier import Offered, Verdict
 from engine.runtime import Runtime, warden_home
 
 
@@ -43,11 +44,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export = actions.add_parser("export", help="a program's JSON, to stdout or a file")
     export.add_argument("program_id")
     export.add_argument("--out", type=Path, metavar="FILE", help="write it here instead of stdout")
-    import_ = actions.add_parser("import", help="store program files, unverified until verified or accepted",
-                                 description="Each file is checked like a stored program; a good one replaces any "
-                                 "program of its signature and waits, unserved, whatever its file says about "
-                                 "verification. A bad file is named in one line and the exit status is 2.")
+    import_ = actions.add_parser("import", help="offer program files to the verify gate",
+                                 description="Each file is checked like a stored program, whatever it says about its "
+                                 "own verification, then goes through the verify gate: stored verified if it re-solves "
+                                 "its task (its provenance's evaluator), held unverified when it cannot be re-run "
+                                 "safely, refused when it fails. It never replaces a served program of its family "
+                                 "unless it is verified. A bad or refused file is one line and the exit status is 2.")
     import_.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    verify = actions.add_parser("verify", help="run a stored program through the verify gate again",
+                                description="Reset (or fork) its environment, replay it with its example values and "
+                                "judge it with the evaluator it was compiled with. Exit status 2 when it is refused.")
+    verify.add_argument("program_id")
     expire = actions.add_parser("expire", help="remove programs unused for the policy's [programs] window",
                                 description="Programs not replayed within expire_unused_days go, then the least "
                                 "recently used beyond keep_at_most (policy.toml [programs]; defaults 30 and 1000).")
@@ -82,6 +89,8 @@ async def _run(args: argparse.Namespace) -> int:
             return await _export(runtime, args.program_id, args.out, console)
         elif args.action == "import":
             return await _import(runtime, args.files, console)
+        elif args.action == "verify":
+            return _verdict(console, args.program_id, await runtime.verify_program(args.program_id))
         elif args.action == "expire":
             return await _expire(runtime, args.dry_run, console)
         else:
@@ -113,19 +122,29 @@ async def _export(runtime: Runtime, program_id: str, out: Path | None, console: 
 
 
 async def _import(runtime: Runtime, files: list[Path], console: Console) -> int:
-    """Every good file is stored; each bad one is one line on stderr, and the exit status says so."""
+    """Every file goes through the gate; each bad or refused one is one line, and the exit status says so."""
     status = 0
     for path in files:
         try:
-            program, replaced = await runtime.import_program(path)
+            offered = await runtime.import_program(path)
         except ProgramError as exc:
             print(f"warden: {' '.join(str(exc).split())}", file=sys.stderr)
             status = 2
             continue
-        others = [gone for gone in replaced if gone != program.id]
-        console.print(f"imported {program.id} from {path}: unverified, verify or accept it to serve it"
-                      + (f" (replaces {', '.join(others)})" if others else ""), markup=False, soft_wrap=True)
+        status = max(status, _verdict(console, str(path), offered))
     return status
+
+
+def _verdict(console: Console, what: str, offered: Offered) -> int:
+    """One line for the gate's word: stored and served, held for a person, kept out by a served program of
+    its family, or refused (exit status 2 for the last two: nothing was stored)."""
+    verdict = offered.verification.verdict
+    said = {Verdict.VERIFIED: "verified and stored", Verdict.UNVERIFIED: "stored unverified (accept it to serve it)",
+            Verdict.REJECTED: "refused"}[verdict]
+    if offered.kept:
+        said = f"not stored: {offered.kept} of the same family is served and this one is {verdict.value}"
+    console.print(f"{what}: {said}: {offered.verification.reason}", markup=False, soft_wrap=True)
+    return 0 if offered.stored else 2
 
 
 async def _expire(runtime: Runtime, dry_run: bool, console: Console) -> int:

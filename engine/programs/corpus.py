@@ -188,18 +188,6 @@ class Corpus:
                 await self.upsert(program)
         return problems
 
-    async def import_file(self, path: Path) -> tuple[Program, list[str]]:
-        """Store a program file as `unverified`, whatever its own verification says (a file's word is
-        not the database's); returns it and the ids it replaced (same id or same signature)."""
-        program = Program.load(path)
-        replaced = [row["id"] for row in await self._store.fetchall(
-            "SELECT id FROM programs WHERE signature = ? OR id = ? ORDER BY id", (program.signature, program.id))]
-        program = program.with_verification({
-            "status": "unverified", "when": time.time(), "passed": False,
-            "how": f"imported from {path}: verify or accept it to serve it"})
-        await self.upsert(program)
-        return program, replaced
-
     async def record_run(self, program_id: str, task_id: str, outcome: str, detail: str = "") -> None:
         """One replay of a program: its outcome ("completed", "fell back", or how it failed) and why."""
         await self._store.execute(

@@ -69,6 +69,16 @@ class Verification:
                 "evaluator": self.reason}
 
 
+@dataclass(frozen=True)
+class Offered:
+    """What the verify gate made of a program offered to the corpus: its verdict, and whether it was
+    stored (one that did not pass is not, while a served one of its family is `kept`)."""
+
+    verification: Verification
+    stored: bool
+    kept: str | None = None
+
+
 class Verifier:
     def __init__(self, registry: ToolRegistry, gate: Gate, scratch: Path) -> None:
         self._registry = registry

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from engine.envs.environment import Environment
+from engine.programs.program import Program
+from engine.programs.verifier import Offered
 from engine.tasks.budget import Budget
 from engine.tasks.task import Task, TaskSpec
 
@@ -26,3 +29,7 @@ class TaskBackend(Protocol):
     async def run_task(self, task_id: str) -> None: ...
 
     async def serve(self) -> None: ...
+
+    async def offer(self, program: Program, params: dict[str, str], evaluator: dict | None, env_spec: dict,
+                    env: Environment, clean: Environment | None = None, task_id: str | None = None,
+                    hold_unjudged: bool = False) -> Offered: ...

@@ -36,7 +36,7 @@ from engine.programs.program import Program
 from engine.programs.replayer import Checked, ReplayEnd, Replayer, ReplayResult
 from engine.programs.selector import select
 from engine.programs.splice import extend
-from engine.programs.verifier import Verdict, Verification, Verifier
+from engine.programs.verifier import Offered, Verdict, Verification, Verifier
 from engine.store import StoreError
 from engine.tasks.budget import Budget, Spent
 from engine.tasks.claim import Claim, LeaseLost
@@ -226,8 +226,8 @@ class TaskRunner:
             self._holders[env.identity] = task.id
         if mode is None:
             await self._keep_clean_start(task, env)
-            served = [p for p in await self._corpus.all() if p.kind == env.kind and self._serves(p)]
-            choice = select(spec.goal, served)
+            statuses = SERVED | ({"skipped"} if self._verifier is None else set())
+            choice = select(spec.goal, await self._corpus.candidates(spec.goal, env.kind, statuses=statuses))
             mode, program_id = (TaskMode.REPLAY, choice[0].id) if choice else (TaskMode.AGENT, None)
             await self.queue.set_mode(task.id, mode, program_id)
             await self._bus.publish(TaskStarted(task.id, mode.value, program_id))
@@ -247,13 +247,13 @@ class TaskRunner:
             if result.end is ReplayEnd.CANCELLED:
                 return
             if result.end in (ReplayEnd.BLOCKED, ReplayEnd.DENIED) or not (self._fallback and spec.agent):
-                await self._corpus.record_run(program_id, task.id, result.end.value)
+                await self._corpus.record_run(program_id, task.id, result.end.value, result.message)
                 why = ""
                 if result.end not in (ReplayEnd.BLOCKED, ReplayEnd.DENIED):
                     why = " and fallback is off" if spec.agent else " and the task has no agent to fall back to"
                 await self._fail(task, f"replay {result.end.value} at {result.state_id or 'start'}: {result.message}{why}")
                 return
-            await self._corpus.record_run(program_id, task.id, "fell back")
+            await self._corpus.record_run(program_id, task.id, "fell back", result.message)
             await self._bus.publish(ReplayFellBack(task.id, program_id, result.state_id, result.message, result.end.value))
             await self.queue.set_mode(task.id, TaskMode.AGENT, program_id)
         await self._agent(task, env, lease)
@@ -420,7 +420,7 @@ class TaskRunner:
                 program = compile_run(task.goal, [step for _, step in steps], self._stepper.registry, env.kind,
                                       provenance, task.spec.env, task.spec.evaluator)
                 params = {name: spec["example"] for name, spec in program.params.items()}
-            await self._store(task, program, params, clean, env)
+            await self.offer(program, params, task.spec.evaluator, task.spec.env, env, clean, task.id)
             if base is not None and fell and program.revision > base.revision:
                 stored = await self._corpus.get(program.id)
                 if stored is not None and stored.revision == program.revision:
@@ -431,38 +431,41 @@ class TaskRunner:
         finally:
             await self._drop_clean(task.id, clean)
 
-    async def _store(self, task: Task, program: Program, params: dict[str, str], clean: Environment | None,
-                     env: Environment) -> None:
-        """Through the verify gate into the corpus: a program replaces the one of its signature only if it
-        passes, and one held for a person never pushes out one that is served."""
-        if self._verifier is None:
-            record = {"status": "skipped", "how": "the verify gate is switched off", "passed": False}
+    async def offer(self, program: Program, params: dict[str, str], evaluator: dict | None, env_spec: dict,
+                    env: Environment, clean: Environment | None = None, task_id: str | None = None,
+                    hold_unjudged: bool = False) -> Offered:
+        """Put a program through the verify gate into the corpus: it replaces the one of its signature only
+        if it passes, and one held for a person never pushes out one that is served. `evaluator` is
+        concrete for `params`; `clean` a kept start to fork (workspace), else a screen is reset. With
+        `hold_unjudged` a program that has no evaluator is held for a person rather than refused."""
+        if evaluator is None and hold_unjudged:
+            verification = Verification(Verdict.UNVERIFIED, "no evaluator travels with it to judge a re-run")
+        elif self._verifier is None:
+            await self._put(program, {"status": "skipped", "how": "the verify gate is switched off", "passed": False},
+                            task_id)
+            return Offered(Verification(Verdict.UNVERIFIED, "the verify gate is switched off"), True)
         else:
-            spec = {**task.spec.env, "kind": env.kind}
-            verification = await self._verifier.verify(program, params, clean, task.spec.evaluator,
-                                                        live=None if env.can_fork else env, env_spec=spec,
-                                                        judge=lambda evaluator, at: judge(evaluator, at, self._shell_check))
+            verification = await self._verifier.verify(
+                program, params, clean if env.can_fork else None, evaluator, live=None if env.can_fork else env,
+                env_spec={**env_spec, "kind": env.kind},
+                judge=lambda evaluator, at: judge(evaluator, at, self._shell_check))
             self._holders.pop(env.identity, None)  # a screen was reset to verify: the next task resets it again
             if verification.verdict is Verdict.REJECTED:
-                await self._bus.publish(ProgramRejected(task.id, program.signature, verification.reason))
-                return
-            record = verification.record()
-            if await self._keeps_served(task, program, verification):
-                return
+                await self._bus.publish(ProgramRejected(task_id, program.signature, verification.reason))
+                return Offered(verification, False)
+        served = [p for p in await self._corpus.all() if p.signature == program.signature and self._serves(p)]
+        if served and not verification.passed:
+            await self._bus.publish(ProgramRejected(task_id, program.signature, f"kept {served[0].id}, which is served: "
+                                                    f"the new version is {verification.verdict.value}: "
+                                                    f"{verification.reason}"))
+            return Offered(verification, False, served[0].id)
+        await self._put(program, verification.record(), task_id)
+        return Offered(verification, True)
+
+    async def _put(self, program: Program, record: dict, task_id: str | None) -> None:
         program = program.with_verification(record)
         await self._corpus.upsert(program)
-        await self._bus.publish(ProgramStored(task.id, program.id, program.signature, program.status))
-
-    async def _keeps_served(self, task: Task, program: Program, verification: Verification) -> bool:
-        """An unverified program does not replace a served one of its signature; says so when it does not."""
-        if verification.passed:
-            return False
-        served = [p for p in await self._corpus.all() if p.signature == program.signature and self._serves(p)]
-        if not served:
-            return False
-        await self._bus.publish(ProgramRejected(task.id, program.signature, f"kept {served[0].id}, which is served: "
-                                                f"the new version is {verification.verdict.value}: {verification.reason}"))
-        return True
+        await self._bus.publish(ProgramStored(task_id, program.id, program.signature, program.status))
 
     async def _keep_clean_start(self, task: Task, env: Environment) -> None:
         """A fork of the start state, for verifying the program this run may become."""

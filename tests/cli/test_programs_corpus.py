@@ -89,18 +89,22 @@ def test_export_then_import_never_trusts_the_files_verification(tmp_path: Path) 
     assert warden(second, "programs", "delete", SHIPPED_ID).returncode == 0
     imported = warden(second, "programs", "import", str(out))
     assert imported.returncode == 0, imported.stderr
-    assert f"imported {SHIPPED_ID}" in imported.stdout
+    assert f"{out}: stored unverified" in imported.stdout
     [(body,)] = query(second, "SELECT body FROM programs WHERE id = ?", SHIPPED_ID)
     verification = json.loads(body)["verification"]
     assert verification["status"] == "unverified" and verification["passed"] is False
-    assert verification["how"] == f"imported from {out}: verify or accept it to serve it"
+    assert verification["how"] == "not re-executed: no evaluator travels with it to judge a re-run"
     assert json.loads((second / "programs" / f"{SHIPPED_ID}.json").read_text())["verification"] == verification
     assert query(second, "SELECT status FROM program_index WHERE program_id = ?", SHIPPED_ID) == [("unverified",)]
 
     same_family = program_file(tmp_path / "again.json", "p-again", "Archive the file {file}")
     replaced = warden(second, "programs", "import", str(same_family))
-    assert replaced.returncode == 0 and f"(replaces {SHIPPED_ID})" in replaced.stdout
+    assert replaced.returncode == 0 and "stored unverified" in replaced.stdout  # nothing of its family was served
     assert query(second, "SELECT id FROM programs") == [("p-again",)]
+
+    kept = warden(first, "programs", "import", str(same_family))  # the shipped one is served in the first home
+    assert kept.returncode == 2 and f"not stored: {SHIPPED_ID} of the same family is served" in kept.stdout
+    assert query(first, "SELECT id FROM programs") == [(SHIPPED_ID,)]
 
     missing = warden(second, "programs", "export", "p-none")
     assert missing.returncode == 2 and missing.stderr == "warden: no program p-none; `warden programs` lists them\n"
@@ -124,7 +128,7 @@ def test_import_names_each_bad_file_in_one_line_and_stores_the_good_ones(tmp_pat
     assert str(dangling) in lines[0] and "dangles" in lines[0]
     assert str(garbled) in lines[1] and "not a readable JSON program" in lines[1]
     assert str(missing) in lines[2]
-    assert "imported p-good" in result.stdout
+    assert f"{good}: stored unverified" in result.stdout
     assert sorted(query(home, "SELECT id FROM programs")) == [(SHIPPED_ID,), ("p-good",)]
 
 
