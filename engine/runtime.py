@@ -26,9 +26,9 @@ from engine.envs.environment import Environment
 from engine.envs.web import WebEnv
 from engine.envs.workspace import Sandbox, WorkspaceEnv
 from engine.envs.workspace.environment import KIND as WORKSPACE_KIND
-from engine.errors import WardenError
+from engine.errors import WardenError, one_line
 from engine.events.bus import EventBus, Subscription
-from engine.events.records import Event, ProgramRemoved, ProgramStored, ReceiptUndone
+from engine.events.records import Event, ProgramRejected, ProgramRemoved, ProgramStored, ReceiptUndone
 from engine.gate.approvals import ApprovalBook
 from engine.gate.gate import Decision, Gate
 from engine.gate.policy import Policy
@@ -281,9 +281,23 @@ class Runtime(Records):
         return await self.bus.history(task_id)
 
     async def watch_programs(self, stop: asyncio.Event | None = None) -> None:
-        """Follow program files a person edits or deletes in `programs/`; each change is an event."""
+        """Follow program files a person edits or deletes in `programs/`: an edit of words alone (descriptions)
+        keeps its verification; any other edit goes through the verify gate (served at once if it re-solves
+        its task, else the served version stays); each change is an event."""
         async for change in self.corpus.watch(stop):
-            await self.bus.publish(change)
+            if isinstance(change, Program):
+                stored = await self.corpus.get(change.id)
+                try:
+                    if stored is not None and stored.behaves_like(change):  # only words changed: nothing to re-verify
+                        edited = change.with_verification({**stored.verification, "edited": time.time()})
+                        await self.corpus.upsert(edited)
+                        await self.bus.publish(ProgramStored(None, edited.id, edited.signature, edited.status))
+                    else:
+                        await self.verify_program(change)
+                except WardenError as exc:
+                    await self.bus.publish(ProgramRejected(None, change.signature, one_line(exc)))
+            else:
+                await self.bus.publish(change)
 
     async def remove_program(self, program_id: str) -> None:
         if not await self.corpus.remove(program_id):

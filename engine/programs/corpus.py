@@ -16,7 +16,7 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
-from engine.events.records import ProgramRejected, ProgramRemoved, ProgramStored
+from engine.events.records import ProgramRejected, ProgramRemoved
 from engine.programs.program import Program, ProgramError
 from engine.programs.selector import match_query
 from engine.programs.template import GOAL_LIMIT
@@ -250,12 +250,12 @@ class Corpus:
             (self.directory / f"{program_id}.json").unlink(missing_ok=True)
         return removed == 1
 
-    async def watch(self, stop: asyncio.Event | None = None) -> AsyncIterator[ProgramStored | ProgramRemoved | ProgramRejected]:
-        """Follow the program files: an edit reloads the program, a deletion forgets it, a broken file is refused.
+    async def watch(self, stop: asyncio.Event | None = None) -> AsyncIterator[Program | ProgramRemoved | ProgramRejected]:
+        """Follow the program files: a deletion forgets the program, a broken file is refused in one line
+        (the stored version goes on serving), and an edited program is yielded, unstored, for the verify
+        gate to judge: verification is the database's word, never a file's.
 
         A file whose program equals the stored one is skipped, so Warden's own writes cause no loop.
-        An edited program is stored `unverified` whatever its file says: verification is the
-        database's word, never a file's, and a person accepts the edit before it is served.
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         async for changes in awatch(self.directory, stop_event=stop, debounce=200, step=50):
@@ -270,16 +270,14 @@ class Corpus:
                 try:
                     program = Program.load(path)
                 except ProgramError as exc:
-                    yield ProgramRejected(None, "", str(exc))
+                    yield ProgramRejected(None, "", f"{exc}; the stored version, if any, is unchanged")
                     continue
                 stored = await self.get(program.id)
                 if stored is not None and stored.same_as(program):
                     continue
-                program = program.with_verification({
+                yield program.with_verification({
                     "status": "unverified", "when": time.time(), "passed": False,
-                    "how": f"loaded from {path.name}, edited outside Warden: accept it to serve it"})
-                await self.upsert(program)
-                yield ProgramStored(None, program.id, program.signature, program.status)
+                    "how": f"loaded from {path.name}, edited outside Warden"})
 
 
 def _stats(row) -> ProgramStats:

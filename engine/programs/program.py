@@ -84,6 +84,18 @@ class Program:
         theirs.pop("verification")
         return mine == theirs
 
+    def behaves_like(self, other: "Program") -> bool:
+        """Equal in all that replay does: only descriptions, provenance or verification differ."""
+        def behaviour(program: "Program") -> dict:
+            raw = program.to_json()
+            for key in ("description", "provenance", "verification", "revision"):
+                raw.pop(key)
+            for state in raw["states"]:
+                state.pop("description")
+            return raw
+
+        return behaviour(self) == behaviour(other)
+
     def state(self, state_id: str) -> State:
         return next(s for s in self.states if s.id == state_id)
 

@@ -82,6 +82,7 @@ class TaskRunner:
         self._clean: dict[str, Environment] = {}
         self._holders: dict[str, str] = {}  # environment identity → the task it was last reset for
         self._wake = asyncio.Event()
+        self._acting = asyncio.Lock()  # one task, or one verification from outside a task, acts at a time
         self.identity = f"{socket.gethostname()}:{os.getpid()}"
 
     async def submit(self, specs: list[TaskSpec]) -> list[Task]:
@@ -185,7 +186,8 @@ class TaskRunner:
         lease = Lease(self.queue.database, Claim(task.id, self.identity, task.epoch), self._lease)
         lease.start()
         try:
-            await self._run(task, lease)
+            async with self._acting:
+                await self._run(task, lease)
         except LeaseLost:
             pass
         except Exception as exc:
@@ -445,10 +447,15 @@ class TaskRunner:
                             task_id)
             return Offered(Verification(Verdict.UNVERIFIED, "the verify gate is switched off"), True)
         else:
-            verification = await self._verifier.verify(
+            verify = self._verifier.verify(
                 program, params, clean if env.can_fork else None, evaluator, live=None if env.can_fork else env,
                 env_spec={**env_spec, "kind": env.kind},
                 judge=lambda evaluator, at: judge(evaluator, at, self._shell_check))
+            if task_id is None:  # from outside a task: wait until no task is acting in the environment
+                async with self._acting:
+                    verification = await verify
+            else:
+                verification = await verify
             self._holders.pop(env.identity, None)  # a screen was reset to verify: the next task resets it again
             if verification.verdict is Verdict.REJECTED:
                 await self._bus.publish(ProgramRejected(task_id, program.signature, verification.reason))

@@ -19,16 +19,21 @@ async def test_f17_program_files_are_followed_and_cannot_vouch_for_themselves(tm
         await until(pilot, lambda: programs.row_count == 1, "the shipped program")
         [path] = (home / "programs").glob("*.json")
         program = json.loads(path.read_text())
-        program["goal_template"] = "Put the file {file} in the archive"
+        program["description"] = "Archive a file (reworded by hand)"
         path.write_text(json.dumps(program))
-        await until(pilot, lambda: "Put the file {file} in the archive" in str(programs.get_row_at(0)), "the reload")
+        await until(pilot, lambda: "reworded by hand" in query(home, "SELECT body FROM programs")[0][0], "the reload")
+        assert json.loads(query(home, "SELECT body FROM programs")[0][0])["verification"]["status"] == "verified"
+
+        refusals = lambda: query(home, "SELECT payload FROM task_events WHERE kind = 'ProgramRejected'")  # noqa: E731
+        program["goal_template"] = "Put the file {file} in the archive"
+        program["verification"] = {"status": "verified", "passed": True, "how": "says the file"}
+        path.write_text(json.dumps(program))
+        await until(pilot, lambda: any("kept" in row[0] for row in refusals()), "the behavioural edit held back")
         stored = json.loads(query(home, "SELECT body FROM programs")[0][0])
-        assert stored["goal_template"] == "Put the file {file} in the archive"
-        assert stored["verification"]["status"] == "unverified", "a file cannot vouch for itself"
-        assert "unverified" in str(programs.get_row_at(0))
+        assert stored["goal_template"] == "Archive the file {file}", "a file cannot vouch for itself"
+        assert "✔" in str(programs.get_row_at(0)), "the served version goes on serving"
 
         (home / "programs" / "broken.json").write_text('{"id": "p-broken", "states": [')
-        refusals = lambda: query(home, "SELECT payload FROM task_events WHERE kind = 'ProgramRejected'")  # noqa: E731
         await until(pilot, lambda: any("broken.json" in row[0] for row in refusals()), "the refusal")
         assert len(query(home, "SELECT id FROM programs")) == 1
 
