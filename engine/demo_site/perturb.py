@@ -49,7 +49,7 @@ _LISTENER = """<script>
   for (const type of ['click', 'input', 'submit']) {
     document.addEventListener(type, (event) => {
       const target = event.target instanceof Element ? event.target : document.body;
-      const key = target.closest('form') || target;  // a click that submits a form is one action, not two
+      const key = event.submitter || target;  // a click that submits a form is one action, not two
       const now = performance.now();
       if (key === lastKey && now - lastAt < 300) return;
       lastKey = key; lastAt = now;
