@@ -1,10 +1,11 @@
-"""`warden bench gate`: recall and latency of the risk gate, as a table or as JSON."""
+"""`warden bench gate`, `console` and `replay`: the gate's recall and latency, the console's latency, and what replay on web screens buys."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -48,6 +49,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     console.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of a table")
     console.add_argument("--output", type=Path, help="also write the JSON report to this file")
     console.set_defaults(func=run_console)
+    replay = targets.add_parser(
+        "replay", help="cold vs warm runs, replay overhead, the verify gate and perturbed pages, on the demo site",
+        description="Serves the bundled demo site and, in a throwaway home, runs each web family cold (the agent) "
+        "and warm (a second task of the family, which should replay), times replay's actions against the same "
+        "actions in plain Playwright, offers a lossy program with the verify gate on and off, and replays on "
+        "perturbed pages against blind replay by recorded selectors. See docs/benchmarks.md.")
+    replay.add_argument("--families", help="comma-separated families (default: all seven), e.g. add-contact,edit-phone")
+    replay.add_argument("--repeat", type=int, default=3, help="warm runs and blind runs per family; medians (default 3)")
+    replay.add_argument("--quick", action="store_true", help="one family (add-contact unless --families), one repeat")
+    replay.add_argument("--home", type=Path, help="keep the runs in this Warden home (default: a throwaway one)")
+    replay.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of tables")
+    replay.add_argument("--output", type=Path, help="also write the JSON report to this file")
+    replay.set_defaults(func=run_replay)
     parser.set_defaults(func=lambda args: _missing(parser))
 
 
@@ -141,3 +155,91 @@ def run_console(args: argparse.Namespace) -> int:
         table.add_row(name, str(value))
     Console(highlight=False).print(table)
     return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from engine.bench import replay as replay_bench
+    from engine.envs.web.browser import require_browser
+
+    families = tuple(f.strip() for f in args.families.split(",") if f.strip()) if args.families else None
+    unknown = sorted(set(families or ()) - set(replay_bench.FAMILIES))
+    if unknown:
+        raise WardenError(f"unknown families {', '.join(unknown)}; known: {', '.join(replay_bench.FAMILIES)}")
+    if args.repeat < 1:
+        raise WardenError("--repeat must be at least 1")
+    options = replay_bench.Options(
+        REPO / "docs" / "examples" / "web",
+        families or (replay_bench.QUICK_FAMILIES if args.quick else replay_bench.FAMILIES),
+        1 if args.quick else args.repeat, args.home)
+    executable = require_browser(os.environ.get("WARDEN_BROWSER") or None)
+    with Progress(TextColumn("[bold]bench replay {task.description:28}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task("starting", total=replay_bench.planned_runs(options))
+        options.progress = lambda label: progress.update(bar, advance=1, description=label)
+        data = asyncio.run(replay_bench.measure(options, executable))
+    if args.output:
+        args.output.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        _replay_tables(data, Console(highlight=False))
+    return 0
+
+
+def _replay_tables(data: dict, console: Console) -> None:
+    def ok(value: object) -> str:
+        return "[green]✓[/]" if value else "[red]✗[/]"
+
+    table = Table(title="cold vs warm: a family's first task, then a second one with other values",
+                  title_justify="left")
+    for column in ("family", "run", "task", "path", "steps", "proposals", "model calls", "wall s", "program"):
+        table.add_column(column, justify="right" if column in ("steps", "proposals", "model calls", "wall s") else "left")
+    for row in data["cold_warm"]:
+        cold, warm = row["cold"], row["warm"]
+        table.add_row(row["family"], "cold", ok(cold["outcome"] == "succeeded"), cold["path"], str(cold["steps"]),
+                      str(cold["agent_proposals"]), str(cold["model_calls"]), f"{cold['wall_s']:.2f}",
+                      f"stored {cold['stored_program_status']}" if cold["stored_program_status"]
+                      else f"none: {(cold['program_rejected'] or '')[:40]}")
+        table.add_row("", f"warm ×{row['warm_runs']}", f"{row['warm_succeeded']}/{row['warm_runs']}", warm["path"],
+                      str(warm["steps"]), str(warm["agent_proposals"]), str(warm["model_calls"]),
+                      f"{row['warm_wall_s_median']:.2f}", warm["program_id"] or "")
+    console.print(table)
+    table = Table(title="replay overhead: the warm replay's actions vs the same in plain Playwright", title_justify="left")
+    for column in ("family", "actions", "replay s", "of which checks waited", "blind s", "ratio", "note"):
+        table.add_column(column, justify="left" if column in ("family", "note") else "right")
+    for row in data["overhead"]:
+        table.add_row(row["family"], str(row["actions"]), _num(row["replay_action_s_median"]),
+                      _num(row["replay_check_wait_s_median"]), _num(row["blind_action_s_median"]),
+                      f"{row['ratio']:.2f}x" if row["ratio"] else "—", row["note"] or "")
+    console.print(table)
+    table = Table(title="verify gate: a lossy program (cut before it submits), then the family's task",
+                  title_justify="left")
+    for column in ("family", "cut", "gate on: offered", "warm", "gate off: offered", "warm"):
+        table.add_column(column)
+    for row in data["gate_ablation"]:
+        arms = row["arms"]
+        cells = [f"{arms[a]['offered']}, {'stored' if arms[a]['stored'] else 'not stored'}" if a in arms else "—"
+                 for a in ("on", "off")]
+        warms = [f"{ok(arms[a]['warm_succeeded'])} {arms[a]['warm']['path']}" if a in arms else "—" for a in ("on", "off")]
+        cut = row["lossy_program"]["removed"] if row["lossy_program"] else row["note"]
+        table.add_row(row["family"], cut, cells[0], warms[0], cells[1], warms[1])
+    console.print(table)
+    table = Table(title="perturbed pages: verified replay (falls back to the agent) vs blind replay by recorded "
+                  "selectors", title_justify="left")
+    for column in ("perturbation", "arm", "task", "wrong-state actions", "actions", "fell back", "note"):
+        table.add_column(column, justify="right" if column in ("wrong-state actions", "actions") else "left")
+    for row in data["perturbations"]:
+        for arm in ("verified", "blind"):
+            cell = row[arm]
+            if "note" in cell and "succeeded" not in cell:
+                table.add_row(f"{row['perturbation']} ({row['family']})", arm, "—", "—", "—", "—", cell["note"])
+                continue
+            note = cell.get("reason") if arm == "verified" else cell.get("stopped")
+            table.add_row(f"{row['perturbation']} ({row['family']})" if arm == "verified" else "", arm,
+                          ok(cell["succeeded"]), str(cell["wrong_state_actions"]), str(cell["actions"]),
+                          "yes" if cell["fell_back"] else "no", (note or "")[:70])
+    console.print(table)
+
+
+def _num(value: float | None) -> str:
+    return f"{value:.3f}" if value is not None else "—"
