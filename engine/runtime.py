@@ -338,18 +338,19 @@ class Runtime(Records):
         """Every stored program's statistics, read in one query."""
         return await self.corpus.all_stats()
 
-    async def import_program(self, path: Path) -> Offered:
+    async def import_program(self, path: Path, spec: TaskSpec | None = None) -> Offered:
         """Offer a program file to the verify gate: stored `verified` only if it re-solves its task, held
         `unverified` (until accepted) when it cannot be re-run safely and nothing of its family is served,
         refused otherwise. A malformed file raises `ProgramError` naming the file and the problem."""
         program = Program.load(path).with_verification(
             {"status": "unverified", "when": time.time(), "passed": False,
              "how": f"imported from {path}: verify or accept it to serve it"})
-        return await self.verify_program(program)
+        return await self.verify_program(program, spec)
 
-    async def verify_program(self, program: Program | str) -> Offered:
+    async def verify_program(self, program: Program | str, spec: TaskSpec | None = None) -> Offered:
         """Run a program (or a stored one, by id) through the verify gate again, with its example values and
-        the evaluator it was compiled with; it replaces the stored one only as the gate allows."""
+        the evaluator and environment it was compiled with, or with a task `spec` of its family (its goal's
+        values, its evaluator, its environment's start); it replaces the stored one only as the gate allows."""
         if isinstance(program, str):
             found = await self.corpus.get(program)
             if found is None:
@@ -358,11 +359,17 @@ class Runtime(Records):
         env = self.environments.get(program.kind)
         if env is None:
             raise ProgramError(f"program {program.id} acts in a {program.kind} environment, which this runtime lacks")
-        params = {name: str(spec.get("example", "")) for name, spec in program.params.items()}
+        if spec is not None:
+            params = program.bind(spec.goal)
+            if params is None or spec.env_kind != program.kind:
+                raise ProgramError(f"the spec's goal {spec.goal!r:.80} is not of program {program.id}'s family "
+                                   f"({program.kind}: {program.goal_template})")
+            return await self.runner.offer(program, params, spec.evaluator, spec.env, env, env, hold_unjudged=True)
+        params = {name: str(value.get("example", "")) for name, value in program.params.items()}
         evaluator = program.provenance.get("evaluator")
-        spec = {key: value for key, value in program.env.items() if key != "kind"}
+        start = {key: value for key, value in program.env.items() if key != "kind"}
         return await self.runner.offer(program, params, interpolate(evaluator, params) if evaluator else None,
-                                       spec, env, env, hold_unjudged=True)
+                                       start, env, env, hold_unjudged=True)
 
     async def expire_programs(self, dry_run: bool = False, now: float | None = None) -> list[Expiry]:
         """Remove the programs the policy's `[programs]` limits let go (least recently used first), or with

@@ -8,6 +8,7 @@ import asyncio
 import json
 import sys
 import time
+from contextlib import ExitStack
 from dataclasses import asdict
 from pathlib import Path
 
@@ -16,12 +17,14 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from engine import specfile
 from engine.errors import WardenError
 from engine.programs.corpus import ProgramStats
 from engine.programs.describe import describe, target
 from engine.programs.program import Program, ProgramError
 from engine.programs.verifier import Offered, Verdict
 from engine.runtime import Runtime, warden_home
+from engine.tasks.task import TaskSpec
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,10 +54,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                  "safely, refused when it fails. It never replaces a served program of its family "
                                  "unless it is verified. A bad or refused file is one line and the exit status is 2.")
     import_.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    import_.add_argument("--spec", type=Path, metavar="SPEC", help="judge with this task spec of the family (its values, "
+                         "evaluator and start; `{demo}` starts the demo site) instead of the program's own")
     verify = actions.add_parser("verify", help="run a stored program through the verify gate again",
                                 description="Reset (or fork) its environment, replay it with its example values and "
                                 "judge it with the evaluator it was compiled with. Exit status 2 when it is refused.")
     verify.add_argument("program_id")
+    verify.add_argument("--spec", type=Path, metavar="SPEC", help="judge with this task spec of the family (its values, "
+                        "evaluator and start; `{demo}` starts the demo site) instead of the program's own")
     expire = actions.add_parser("expire", help="remove programs unused for the policy's [programs] window",
                                 description="Programs not replayed within expire_unused_days go, then the least "
                                 "recently used beyond keep_at_most (policy.toml [programs]; defaults 30 and 1000).")
@@ -63,7 +70,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return asyncio.run(_run(args))
+    with ExitStack() as stack:
+        args.task = _task(args, stack) if getattr(args, "spec", None) else None
+        return asyncio.run(_run(args))
+
+
+def _task(args: argparse.Namespace, stack: ExitStack) -> TaskSpec:
+    """The `--spec` task the gate judges a program by, with the demo site started when it names `{demo}`."""
+    raw = specfile.read(args.spec)
+    if "goal_js" in raw:
+        raise WardenError(f'{args.spec}: a spec judging a program needs a "goal", not "goal_js"')
+    if specfile.mentions_demo(raw):
+        from engine.demo_site import DemoSite
+
+        raw = specfile.with_demo(raw, stack.enter_context(DemoSite()).url)
+    try:
+        return TaskSpec.from_json(raw)
+    except (KeyError, TypeError, ValueError, AttributeError, WardenError) as exc:
+        raise WardenError(f"{args.spec}: {exc}") from None
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -88,9 +112,9 @@ async def _run(args: argparse.Namespace) -> int:
         elif args.action == "export":
             return await _export(runtime, args.program_id, args.out, console)
         elif args.action == "import":
-            return await _import(runtime, args.files, console)
+            return await _import(runtime, args.files, console, args.task)
         elif args.action == "verify":
-            return _verdict(console, args.program_id, await runtime.verify_program(args.program_id))
+            return _verdict(console, args.program_id, await runtime.verify_program(args.program_id, args.task))
         elif args.action == "expire":
             return await _expire(runtime, args.dry_run, console)
         else:
@@ -121,12 +145,12 @@ async def _export(runtime: Runtime, program_id: str, out: Path | None, console: 
     return 0
 
 
-async def _import(runtime: Runtime, files: list[Path], console: Console) -> int:
+async def _import(runtime: Runtime, files: list[Path], console: Console, task: TaskSpec | None) -> int:
     """Every file goes through the gate; each bad or refused one is one line, and the exit status says so."""
     status = 0
     for path in files:
         try:
-            offered = await runtime.import_program(path)
+            offered = await runtime.import_program(path, task)
         except ProgramError as exc:
             print(f"warden: {' '.join(str(exc).split())}", file=sys.stderr)
             status = 2

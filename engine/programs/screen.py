@@ -16,7 +16,13 @@ from urllib.parse import urlsplit
 
 from engine.programs.predicates import PredicateError, conjoin, validate
 
-_GENERIC_ROLES = frozenset({"generic", "none", "presentation", "group", "main", "form", "article", "region"})
+# Roles whose accessible name a check can match again (from content or a label); a `status` or a
+# `paragraph` is named by nothing a role query sees, so an element of such a role is left to its own target.
+NAMED_ROLES = frozenset({
+    "button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio",
+    "option", "treeitem", "heading", "textbox", "searchbox", "combobox", "listbox", "spinbutton", "slider",
+    "cell", "gridcell", "columnheader", "rowheader", "row", "img",
+})
 _WORD = r"(?<![\w@.-]){}(?![\w@-])"
 
 
@@ -25,7 +31,7 @@ def element_target(identity: dict | None) -> dict | None:
     if not isinstance(identity, dict):
         return None
     role, name = identity.get("role"), identity.get("name")
-    if isinstance(role, str) and role not in _GENERIC_ROLES and isinstance(name, str) and name.strip():
+    if role in NAMED_ROLES and isinstance(name, str) and name.strip():
         return {"role": role, "name": name.strip()}
     return None
 
