@@ -390,14 +390,12 @@ class TaskRunner:
     async def _briefing(self, task: Task) -> str:
         """For an agent taking over from a replay: what the replay did and why it stopped (from the journal
         and the events, so a resumed task is told the same)."""
-        if task.program_id is None:
-            return ""
         fell = [e for e in await self._bus.history(task.id) if isinstance(e, ReplayFellBack)]
         if not fell:
             return ""
         done = await self.queue.done_calls(task.id, "replay")
         did = "; ".join(call.tool + " " + json.dumps(call.args, ensure_ascii=False)[:120] for call in done) or "nothing"
-        return (f"A stored program ({task.program_id}) replayed part of this task and handed it to you. "
+        return (f"A stored program ({fell[-1].program_id}) replayed part of this task and handed it to you. "
                 f"It did: {did}. It stopped at state {fell[-1].state_id}: {fell[-1].reason}. "
                 "Continue from the screen as it is now; do not repeat what was done.")
 
@@ -410,8 +408,8 @@ class TaskRunner:
                      for row in await self.queue.traces(task.id) if row["status"] == "done"]
             if not task.spec.learn or not steps:
                 return
-            base = await self._corpus.get(task.program_id) if task.program_id else None
-            fell = [e for e in await self._bus.history(task.id) if isinstance(e, ReplayFellBack)] if base else []
+            fell = [e for e in await self._bus.history(task.id) if isinstance(e, ReplayFellBack)]
+            base = await self._corpus.get(fell[-1].program_id) if fell else None
             continuation = [step for source, step in steps if source == "agent"]
             if base is not None and fell and continuation:
                 failed = base.state(fell[-1].state_id).check if fell[-1].end == ReplayEnd.MISMATCH.value else None

@@ -91,3 +91,25 @@ def test_a_program_that_changes_a_site_without_a_declared_reset_is_not_rerun_and
     accepted = warden(home, "programs", "accept", cold["stored_program_id"])
     assert accepted.returncode == 0, accepted.stderr
     assert run_spec(home, tmp_path / "again.json")["path"] == "replay"
+
+
+def test_an_unexpected_dialog_halts_replay_before_acting_and_the_agents_way_round_becomes_a_branch(
+        tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert run_spec(home, EXAMPLES / "add-contact.json")["stored_program_status"] == "verified"
+    perturbed = json.loads((EXAMPLES / "perturbed" / "dialog.json").read_text(encoding="utf-8"))
+    perturbed["learn"] = True
+    (tmp_path / "dialog.json").write_text(json.dumps(perturbed), encoding="utf-8")
+
+    hybrid = run_spec(home, tmp_path / "dialog.json")
+    assert (hybrid["outcome"], hybrid["path"], hybrid["evaluation"]) == ("succeeded", "hybrid", True), hybrid
+    shown = json.loads(warden(home, "programs", "show", hybrid["program_id"], "--json").stdout)
+    assert shown["revision"] == 2, "the fallback's continuation was spliced in and verified"
+    [branch] = [t for t in shown["transitions"] if "guard" in t]
+    assert branch["action"]["args"]["target"] == {"role": "button", "name": "Stay signed in"}
+    assert branch["from"] == branch["to"] == shown["start"], "closing the dialog rejoins the program where it was"
+
+    again = json.loads(json.dumps(perturbed).replace("Grace Kim", "Hedy Lamarr").replace("grace.kim", "hedy"))
+    (tmp_path / "again.json").write_text(json.dumps(again), encoding="utf-8")
+    served = run_spec(home, tmp_path / "again.json")
+    assert (served["path"], served["model_calls"], served["evaluation"]) == ("replay", 0, True), served

@@ -1,6 +1,7 @@
 """Answers to the web forms (`forms.py`) on a live page, quickly: no check waits for an element to appear.
 
-A target that names nothing makes a check false, never an error; a target's name or text must
+A target that names nothing makes a check false, never an error, and so does one behind an open
+modal dialog (it is on the page, but no click reaches it); a target's name or text must
 match whole (case-sensitive) for `exists`, `text` and `value`, so a check never passes on a
 look-alike control, while `absent` is false while a look-alike is shown; text is compared with
 runs of whitespace squashed to one space (a page's rendered text breaks lines where the
@@ -32,6 +33,15 @@ _VALUES = """
 
 _PAGE_TEXT = "() => document.body ? document.body.innerText : ''"
 
+_REACHABLE = """
+(element) => Array.from(document.querySelectorAll('dialog:modal, [aria-modal="true"]')).every((modal) => {
+  const box = modal.getBoundingClientRect();
+  const style = getComputedStyle(modal);
+  const shown = box.width > 0 && box.height > 0 && style.display !== 'none' && style.visibility !== 'hidden';
+  return !shown || modal.contains(element);
+})
+"""
+
 
 def _squash(text: str) -> str:
     return " ".join(text.split())
@@ -47,7 +57,11 @@ def _compare(actual: str, body: dict, squash: bool) -> bool:
 
 async def check(page: Page, form: str, body: Any) -> bool:
     if form == "exists":
-        return await element(page, body, exact=True) is not None
+        found = await element(page, body, exact=True)
+        if found is None:
+            return False
+        return bool(await (found.evaluate(_REACHABLE, timeout=QUICK_MS) if isinstance(found, Locator)
+                           else found.evaluate(_REACHABLE)))
     if form == "absent":
         return await targets.probe(page, body) is None  # loose: a look-alike still counts as present
     if form in ("url", "title"):
