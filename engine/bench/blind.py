@@ -95,14 +95,25 @@ class BlindBrowser:
 
 
 async def _start(page: Page, env: dict) -> None:
+    """The spec's start URL and setup, as the web environment runs them: a script that reloads the page
+    (a reset does) is done when the page it led to has loaded."""
+    seen = {"navigations": 0, "loads": 0}
+    page.on("request", lambda request: seen.update(navigations=seen["navigations"] + 1)
+            if request.is_navigation_request() and request.frame == page.main_frame else None)
+    page.on("load", lambda _: seen.update(loads=seen["loads"] + 1))
     await page.goto(env["start_url"], wait_until="load")
     for step in env.get("setup", []):
         if "js" in step:
+            before = dict(seen)
             try:
                 await page.evaluate(step["js"])
             except PlaywrightError:
                 pass  # a setup that reloads the page ends its own evaluation
-            await page.wait_for_load_state("load")
+            await asyncio.sleep(0.1)
+            deadline = time.monotonic() + 15
+            while seen["navigations"] > before["navigations"] and seen["loads"] == before["loads"] \
+                    and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
         else:
             await locate(page, step["wait_for"]).wait_for(state="visible", timeout=15_000)
 
