@@ -203,6 +203,10 @@ def _replay_tables(data: dict, console: Console) -> None:
         table.add_row("", f"warm ×{row['warm_runs']}", f"{row['warm_succeeded']}/{row['warm_runs']}", warm["path"],
                       str(warm["steps"]), str(warm["agent_proposals"]), str(warm["model_calls"]),
                       f"{row['warm_wall_s_median']:.2f}", warm["program_id"] or "")
+        mm = row.get("muscle_mem") or {}
+        if "succeeded" in mm:
+            table.add_row("", "muscle-mem", ok(mm["succeeded"]), "cache hit" if mm["cache_hit"] else "agent",
+                          str(mm["actions"]), "", "0", f"{mm['action_s']:.2f}", (mm["stopped"] or "")[:40])
     console.print(table)
     table = Table(title="replay overhead: the warm replay's actions vs the same in plain Playwright", title_justify="left")
     for column in ("family", "actions", "replay s", "of which checks waited", "blind s", "ratio", "note"):
@@ -214,28 +218,33 @@ def _replay_tables(data: dict, console: Console) -> None:
     console.print(table)
     table = Table(title="verify gate: a lossy program (cut before it submits), then the family's task",
                   title_justify="left")
-    for column in ("family", "cut", "gate on: offered", "warm", "gate off: offered", "warm"):
+    for column in ("family", "cut", "gate on: offered", "warm", "gate off: offered", "warm", "muscle-mem: warm"):
         table.add_column(column)
     for row in data["gate_ablation"]:
         arms = row["arms"]
-        cells = [f"{arms[a]['offered']}, {'stored' if arms[a]['stored'] else 'not stored'}" if a in arms else "—"
-                 for a in ("on", "off")]
+        cells = [("—" if a not in arms else f"stored {arms[a].get('stored_status')}" if arms[a]["stored"]
+                  else f"{arms[a]['offered']}, not stored") for a in ("on", "off")]
         warms = [f"{ok(arms[a]['warm_succeeded'])} {arms[a]['warm']['path']}" if a in arms else "—" for a in ("on", "off")]
         cut = row["lossy_program"]["removed"] if row["lossy_program"] else row["note"]
-        table.add_row(row["family"], cut, cells[0], warms[0], cells[1], warms[1])
+        mm = row.get("muscle_mem") or {}
+        muscle = (f"{ok(mm['warm_succeeded'])} {'cache hit' if mm['warm_cache_hit'] else 'agent'}"
+                  if "warm_succeeded" in mm else mm.get("note", "—"))
+        table.add_row(row["family"], cut, cells[0], warms[0], cells[1], warms[1], muscle)
     console.print(table)
     table = Table(title="perturbed pages: verified replay (falls back to the agent) vs blind replay by recorded "
                   "selectors", title_justify="left")
     for column in ("perturbation", "arm", "task", "wrong-state actions", "actions", "fell back", "note"):
         table.add_column(column, justify="right" if column in ("wrong-state actions", "actions") else "left")
     for row in data["perturbations"]:
-        for arm in ("verified", "blind"):
-            cell = row[arm]
+        for arm in ("verified", "blind", "muscle_mem"):
+            cell = row.get(arm) or {}
+            if arm == "muscle_mem" and "succeeded" not in cell:
+                continue
             if "note" in cell and "succeeded" not in cell:
                 table.add_row(f"{row['perturbation']} ({row['family']})", arm, "—", "—", "—", "—", cell["note"])
                 continue
             note = cell.get("reason") if arm == "verified" else cell.get("stopped")
-            table.add_row(f"{row['perturbation']} ({row['family']})" if arm == "verified" else "", arm,
+            table.add_row(f"{row['perturbation']} ({row['family']})" if arm == "verified" else "", arm.replace("_", "-"),
                           ok(cell["succeeded"]), str(cell["wrong_state_actions"]), str(cell["actions"]),
                           "yes" if cell["fell_back"] else "no", (note or "")[:70])
     console.print(table)

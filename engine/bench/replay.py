@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.bench import muscle
 from engine.bench.blind import BlindBrowser, BlindRun
-from engine.bench.lossy import without_last_submit
+from engine.bench.lossy import SUBMITTING, without_last_submit
 from engine.bench.runs import Home, Run, load_spec
 
 FAMILIES = ("add-contact", "edit-phone", "write-note", "change-settings", "mark-favourite", "dismiss-whats-new",
@@ -51,8 +52,9 @@ class Options:
 def planned_runs(options: Options) -> int:
     """How many runs `measure` makes, for a progress bar."""
     perturbed = sum(family in options.families for family in PERTURBATIONS.values())
-    ablation = len(options.ablation_families if options.ablation_families is not None else options.families)
-    return len(options.families) * (1 + 2 * options.repeat) + 2 * ablation + 2 * perturbed
+    ablation = len(_ablated(options))
+    muscles = (2 * len(options.families) + perturbed + ablation) if muscle.available() is None else 0
+    return len(options.families) * (1 + 2 * options.repeat) + 2 * ablation + 2 * perturbed + muscles
 
 
 async def measure(options: Options, executable: str) -> dict[str, Any]:
@@ -63,26 +65,35 @@ async def measure(options: Options, executable: str) -> dict[str, Any]:
         root = Path(scratch)
         blind = BlindBrowser(executable)
         await blind.start()
-        home = await Home.open(options.home or root / "home", site.url)
         try:
-            learned = {family: await _cold_warm(options, home, blind, site.url, family) for family in options.families}
-            perturbations = [await _perturbation(options, home, blind, site, name, family, learned[family])
-                             for name, family in PERTURBATIONS.items() if family in learned]
-        finally:
-            await home.close()
-        try:
-            ablation_families = options.ablation_families if options.ablation_families is not None else options.families
-            ablation = [await _ablation(options, root, site.url, family, learned[family]) for family in ablation_families]
+            home = await Home.open(options.home or root / "home", site.url)
+            try:
+                learned = {family: await _cold_warm(options, home, blind, site.url, family)
+                           for family in options.families}
+                perturbations = [await _perturbation(options, home, blind, site, name, family, learned[family])
+                                 for name, family in PERTURBATIONS.items() if family in learned]
+            finally:
+                await home.close()
+            muscles = {family: await asyncio.to_thread(_muscle, options, executable, site, family)
+                       for family in options.families}
+            ablation = [{**await _ablation(options, root, site.url, family, learned[family]),
+                         "muscle_mem": muscles[family]["lossy"]} for family in _ablated(options)]
         finally:
             await blind.close()
     return {
         "families": list(options.families), "repeat": options.repeat, "browser": executable,
         "home": str(options.home) if options.home else None,
-        "cold_warm": [row["cold_warm"] for row in learned.values()],
+        "cold_warm": [{**row["cold_warm"], "muscle_mem": muscles[family]["warm"]} for family, row in learned.items()],
         "overhead": [row["overhead"] for row in learned.values()],
         "gate_ablation": ablation,
-        "perturbations": perturbations,
+        "perturbations": [{**row, "muscle_mem": muscles[row["family"]]["perturbed"].get(row["perturbation"])}
+                          for row in perturbations],
+        "muscle_mem": muscle.available() or muscle.describe(),
     }
+
+
+def _ablated(options: Options) -> tuple[str, ...]:
+    return options.ablation_families if options.ablation_families is not None else options.families
 
 
 async def _cold_warm(options: Options, home: Home, blind: BlindBrowser, url: str, family: str) -> dict[str, Any]:
@@ -164,11 +175,13 @@ async def _offer(home: Home, lossy: Any, gate: bool) -> dict[str, Any]:
             return {"offered": "unavailable: Runtime.verify_program is missing", "stored": False}
         await home.runtime.corpus.upsert(lossy.with_verification({"status": "skipped", "passed": False,
                                                                   "how": "the verify gate is switched off"}))
-        return {"offered": "skipped", "stored": True}
+        return {"offered": "skipped", "stored": True, "stored_status": "skipped"}
     result = await verify(lossy)
     verification = getattr(result, "verification", result)
     stored = getattr(result, "stored", verification.passed)
-    return {"offered": verification.verdict.value, "reason": verification.reason, "stored": stored}
+    kept = await home.runtime.program(lossy.id) if stored else None
+    return {"offered": verification.verdict.value, "reason": verification.reason, "stored": stored,
+            "stored_status": kept.status if kept else None}
 
 
 async def _perturbation(options: Options, home: Home, blind: BlindBrowser, site: Any, name: str, family: str,
@@ -192,6 +205,49 @@ async def _perturbation(options: Options, home: Home, blind: BlindBrowser, site:
             "verified": verified_row, "blind": blind_row}
 
 
+def _muscle(options: Options, executable: str, site: Any, family: str) -> dict[str, Any]:
+    """muscle-mem on this family: record the first spec, then the second and each perturbed one from that cache."""
+    missing = muscle.available()
+    if missing is not None:
+        return {"warm": {"note": missing}, "perturbed": {}, "lossy": {"note": missing}}
+    arm = muscle.MuscleArm(executable)
+    try:
+        first = load_spec(options.examples / f"{family}.json", site.url)
+        recorded, later = muscle.family_params(first["agent"]["steps"],
+                                               load_spec(options.examples / "again" / f"{family}.json",
+                                                         site.url)["agent"]["steps"])
+
+        def run(path: Path, record: bool = False) -> dict[str, Any]:
+            spec = load_spec(path, site.url)
+            done = arm.record(spec, recorded) if record else arm.run(spec, later, fresh_cache=True)
+            counts = site.state()
+            return {"succeeded": bool(done.evaluation), "cache_hit": done.cache_hit, "fell_back": not done.cache_hit,
+                    "actions": done.actions, "action_s": round(done.action_s, 4), "stopped": done.error,
+                    **_counted(counts)}
+
+        cold = run(options.examples / f"{family}.json", record=True)
+        options.progress(f"{family} muscle-mem cold")
+        warm = {**run(options.examples / "again" / f"{family}.json"), "recorded": cold}
+        options.progress(f"{family} muscle-mem warm")
+        perturbed = {}
+        for name in (n for n, f in PERTURBATIONS.items() if f == family):
+            perturbed[name] = run(options.examples / "perturbed" / f"{name}.json")
+            options.progress(f"{name} muscle-mem")
+        lossy = None
+        if family in _ablated(options):
+            arm.forget()
+            steps = first["agent"]["steps"]
+            cut = max((i for i, step in enumerate(steps) if step["tool"] in SUBMITTING), default=0)
+            short = arm.run({**first, "agent": {"kind": "scripted", "steps": steps[:cut]}}, recorded)
+            again = arm.run(load_spec(options.examples / "again" / f"{family}.json", site.url), later)
+            lossy = {"recorded_run_succeeded": bool(short.evaluation), "cached": bool(arm.engine.db.trajectories),
+                     "warm_cache_hit": again.cache_hit, "warm_succeeded": bool(again.evaluation)}
+            options.progress(f"{family} muscle-mem lossy")
+        return {"warm": warm, "perturbed": perturbed, "lossy": lossy}
+    finally:
+        arm.close()
+
+
 def _recorded(cold: Run, again: Path, url: str) -> list[dict] | None:
     """The cold run's actions on the selectors its trace recorded, with the new task's values (from the
     family's second spec, whose plan follows the first step by step)."""
@@ -203,10 +259,14 @@ def _recorded(cold: Run, again: Path, url: str) -> list[dict] | None:
 
 
 def _wrong(site: Any) -> dict[str, Any]:
-    counts = site.state()["perturb"]
+    return _counted(site.state())
+
+
+def _counted(state: dict[str, Any]) -> dict[str, Any]:
+    counts = state["perturb"]
     return {"wrong_state_actions": counts["wrong_actions"],
             "wrong_state": {k: counts[k] for k in ("replaced_clicks", "behind_modal", "stale_actions")},
-            "contacts_left": len(site.state()["contacts"])}
+            "contacts_left": len(state["contacts"])}
 
 
 def _median(values: list[float]) -> float | None:
