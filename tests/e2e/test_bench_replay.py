@@ -30,7 +30,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     home = tmp_path_factory.mktemp("home")
     done = subprocess.run([sys.executable, "-m", "app.cli", "bench", "replay", "--quick", "--json",
                            "--families", "add-contact"],
-                          capture_output=True, text=True, env={**os.environ, "WARDEN_HOME": str(home)},
+                          check=False, capture_output=True, text=True, env={**os.environ, "WARDEN_HOME": str(home)},
                           timeout=600, cwd=REPO)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
