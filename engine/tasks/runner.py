@@ -420,12 +420,10 @@ class TaskRunner:
                 program = compile_run(task.goal, [step for _, step in steps], self._stepper.registry, env.kind,
                                       provenance, task.spec.env, task.spec.evaluator)
                 params = {name: spec["example"] for name, spec in program.params.items()}
-            await self.offer(program, params, task.spec.evaluator, task.spec.env, env, clean, task.id)
-            if base is not None and fell and program.revision > base.revision:
-                stored = await self._corpus.get(program.id)
-                if stored is not None and stored.revision == program.revision:
-                    await self._bus.publish(ProgramExtended(task.id, program.id, fell[-1].state_id,
-                                                            len(program.states) - len(base.states)))
+            offered = await self.offer(program, params, task.spec.evaluator, task.spec.env, env, clean, task.id)
+            if base is not None and program.revision > base.revision and offered.stored:
+                await self._bus.publish(ProgramExtended(task.id, program.id, fell[-1].state_id,
+                                                        len(program.states) - len(base.states)))
         except Exception as exc:
             await self._bus.publish(ProgramRejected(task.id, "", f"could not learn from the run: {one_line(exc)}"))
         finally:
