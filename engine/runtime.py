@@ -34,6 +34,7 @@ from engine.gate.gate import Decision, Gate
 from engine.gate.policy import Policy
 from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt
+from engine.journal.task_undo import TaskUndo, undo_task
 from engine.programs.corpus import Corpus, Expiry, ProgramStats
 from engine.programs.program import Program, ProgramError
 from engine.programs.predicates import interpolate
@@ -229,6 +230,15 @@ class Runtime(Records):
         receipt = await self.journal.undo(receipt_id, self._environment_of, force)
         await self.bus.publish(ReceiptUndone(receipt.task_id, receipt.id))
         return receipt
+
+    async def undo_task(self, task_id: str) -> TaskUndo:
+        """Undo a task's receipts newest first; it stops at the first one that cannot be undone (audit only,
+        irrecoverable, or a later change to the same paths) and says exactly what it undid before that."""
+        if self.journal is None:
+            raise UndoError("recovery is switched off: there is no journal to undo from")
+        await self.queue.get(task_id)
+        journal = self.journal
+        return await undo_task(task_id, await journal.for_task(task_id), await journal.blocked(task_id), self.undo)
 
     async def raise_budget(self, task_id: str, raised: Budget, by: str | None = None) -> Budget:
         """Raise a task's limits; a task paused on its budget resumes once it is within the new one."""

@@ -137,6 +137,13 @@ class Journal:
         rows = await self._store.fetchall("SELECT * FROM receipts WHERE task_id = ? ORDER BY step_idx", (task_id,))
         return [Receipt.from_row(row) for row in rows]
 
+    async def blocked(self, task_id: str) -> set[str]:
+        """The task's audit receipts for calls the gate blocked: they record a call that never ran."""
+        rows = await self._store.fetchall(
+            "SELECT receipt_id FROM steps WHERE task_id = ? AND status = 'blocked' AND receipt_id IS NOT NULL",
+            (task_id,))
+        return {row["receipt_id"] for row in rows}
+
     async def _later_changes(self, env: Environment, receipt: Receipt, covered: list[str], force: bool) -> list[str]:
         """Later receipts in the same environment that undoing this one would silently discard.
 
