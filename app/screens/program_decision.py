@@ -1,17 +1,13 @@
-"""Accept or discard a program: a modal that names what is decided, confirmed with Enter/y, cancelled with Escape/n."""
+"""Accept or discard a program: the confirmation names the program, why it waits, and what the decision does."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
 
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
+from app.screens.confirm import ConfirmScreen
 from engine.programs.program import Program
 
 Verb = Literal["accept", "discard"]
@@ -35,38 +31,13 @@ def decision_lines(program: Program, verb: Verb, file: Path) -> list[Content]:
     else:
         lines.append(Content.from_markup(
             "Discarding forgets it: it is deleted from the database and its file [b]$file[/b] is removed.", file=str(file)))
-    lines += [Content(""), Content.from_markup("[$text-muted]enter/y confirm · escape/n cancel[/]")]
     return lines
 
 
-class ProgramDecisionScreen(ModalScreen[bool]):
+class ProgramDecisionScreen(ConfirmScreen):
     """Dismissed with True when the person confirms, False when they cancel."""
 
-    BINDINGS = [
-        Binding("enter,y", "confirm", "Confirm", id="program_decision.confirm"),
-        Binding("escape,n", "cancel", "Cancel", id="program_decision.cancel"),
-    ]
-    DEFAULT_CSS = """
-    ProgramDecisionScreen { align: center middle; }
-    ProgramDecisionScreen > Vertical {
-        width: 80%; height: auto; max-height: 80%; border: round $warning; background: $surface; padding: 1 2;
-    }
-    ProgramDecisionScreen.-discard > Vertical { border: round $error; }
-    """
-
     def __init__(self, program: Program, verb: Verb, file: Path) -> None:
-        super().__init__(classes=f"-{verb}")
+        super().__init__(f"{verb.capitalize()} program {program.id}?", decision_lines(program, verb, file),
+                         verb=verb, danger=verb == "discard")
         self.program = program
-        self.verb = verb
-        self.file = file
-
-    def compose(self) -> ComposeResult:
-        with Vertical() as box:
-            box.border_title = f"{self.verb.capitalize()} program {self.program.id}?"
-            yield Static(Content("\n").join(decision_lines(self.program, self.verb, self.file)), id="decision")
-
-    def action_confirm(self) -> None:
-        self.dismiss(True)
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)

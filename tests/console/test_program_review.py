@@ -61,7 +61,7 @@ def subtitle(app: WardenApp) -> str:
 
 
 def decision(app: WardenApp) -> str:
-    return str(app.screen.query_one("#decision", Static).render())
+    return str(app.screen.query_one("#confirm-preview", Static).render())
 
 
 async def highlight(pilot, programs: ProgramList, program_id: str) -> None:
