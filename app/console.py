@@ -2,7 +2,9 @@
 
 The app talks to the engine only through `Runtime`'s public methods (scheduled on the
 engine's loop) and the events every process writes to the database: each event updates
-just the rows it changed, and `StateChecked` lights up the program graph.
+just the rows it changed, and `StateChecked` lights up the program graph. Below 100
+columns the panes become tabs; `z` zooms one pane; the status line says whether the
+engine runs and keeps the last error in sight.
 """
 
 from __future__ import annotations
@@ -18,20 +20,27 @@ from pathlib import Path
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header
+from textual.containers import Grid
+from textual.widget import Widget
+from textual.widgets import DataTable, Footer, Header, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
+from app import confirmations
 from app.changes import Changes, Fetched, everything
-from app.messages import EngineReported, ProgramAccepted, ProgramDiscarded
+from app.messages import EngineReported, EngineStopped, ProgramAccepted, ProgramDiscarded
 from app.palette import WardenCommands
+from app.screens.details import detail_screen
+from app.screens.error_log import ErrorLogScreen, LoggedError
+from app.screens.help import HelpScreen
 from app.screens.policy import PolicyScreen
 from app.screens.program_decision import ProgramDecisionScreen
 from engine.demo import demo_tasks, seed_workspace, web_demo
 from engine.demo_site import DemoSite
 from engine.envs.web import browser_problem
 from engine.errors import WardenError
-from engine.events.records import ProgramRejected, ReplayStarted, StateChecked
+from engine.envs.workspace import snapshot
+from engine.events.records import ApprovalRequested, ProgramRejected, ReplayStarted, StateChecked
+from engine.journal.task_undo import plan
 from engine.gate.policy import Policy
 from engine.programs.program import Program
 from engine.runtime import Runtime, Switches, warden_home
@@ -41,23 +50,39 @@ from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
 from widgets.program_graph import ProgramGraph
 from widgets.program_list import ProgramList
+from widgets.programs_pane import ProgramsPane
 from widgets.receipt_journal import ReceiptJournal
+from widgets.status_line import EngineState, StatusLine
 from widgets.task_queue import TaskQueue
+
+PANES = ("tasks", "approvals", "journal", "programs")
+TITLES = {"tasks": "Tasks", "approvals": "Approvals", "journal": "Journal", "programs": "Programs"}
+KEYS = {"tasks": "c cancel · U undo task", "approvals": "a approve · d deny", "journal": "u undo · U undo task",
+        "programs": "a accept · x discard"}
 
 
 class WardenApp(App[int]):
     TITLE = "Warden"
     CSS_PATH = STYLESHEET
     COMMANDS = App.COMMANDS | {WardenCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS = [
         Binding("a", "approve", "Approve", id="warden.approve"),
         Binding("d", "deny", "Deny", id="warden.deny"),
         Binding("u", "undo", "Undo", id="warden.undo"),
-        Binding("U", "force_undo", "Force undo", id="warden.force_undo", show=False),
+        Binding("U", "undo_task", "Undo task", id="warden.undo_task"),
+        Binding("ctrl+u", "force_undo", "Force undo", id="warden.force_undo", show=False),
         Binding("c", "cancel_task", "Cancel task", id="warden.cancel"),
         Binding("b", "raise_budget", "Raise budget", id="warden.raise_budget", show=False),
+        Binding("z", "zoom", "Zoom", id="warden.zoom"),
+        Binding("tab", "next_pane(1)", "Next pane", id="warden.next_pane", show=False, priority=True),
+        Binding("shift+tab", "next_pane(-1)", "Previous pane", id="warden.previous_pane", show=False, priority=True),
+        *(Binding(str(n), f"show_pane('{pane}')", TITLES[pane], id=f"warden.pane.{pane}", show=False)
+          for n, pane in enumerate(PANES, 1)),
         Binding("p", "show_policy", "Policy", id="warden.policy"),
-        Binding("t", "toggle_theme", "Theme", id="warden.theme"),
+        Binding("l", "show_errors", "Errors", id="warden.errors", show=False),
+        Binding("t", "next_theme", "Theme", id="warden.theme"),
+        Binding("question_mark", "show_help", "Help", id="warden.help"),
         Binding("q", "quit", "Quit", id="warden.quit"),
     ]
 
@@ -76,6 +101,7 @@ class WardenApp(App[int]):
         self.policy: Policy | None = None
         self.failure: str | None = None
         self.latencies: deque[float] = deque(maxlen=10_000)
+        self.errors: list[LoggedError] = []
         self._changes = Changes()
         self._applying = False
         for theme in THEMES:
@@ -84,24 +110,40 @@ class WardenApp(App[int]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield self._pane(TaskQueue(id="tasks"), "Tasks")
-        yield self._pane(ApprovalList(id="approvals"), "Approvals — a approve · d deny")
-        yield self._pane(ReceiptJournal(id="journal"), "Journal — u undo")
-        with Horizontal(id="programs-pane", classes="pane") as pane:
-            pane.border_title = "Programs — a accept · x discard"
-            yield ProgramList(id="programs")
-            yield ProgramGraph(id="graph")
+        yield Tabs(*(Tab(TITLES[pane], id=f"tab-{pane}") for pane in PANES), id="pane-tabs")
+        with Grid(id="panes"):
+            yield self._pane(TaskQueue(id="tasks"), "tasks")
+            yield self._pane(ApprovalList(id="approvals"), "approvals")
+            yield self._pane(ReceiptJournal(id="journal"), "journal")
+            with ProgramsPane(id="programs-pane", classes="pane") as pane:
+                pane.border_title = f"{TITLES['programs']} — {KEYS['programs']}"
+                yield ProgramList(id="programs")
+                yield ProgramGraph(id="graph")
+        yield StatusLine(id="status")
         yield Footer()
 
     @staticmethod
-    def _pane(table: DataTable, title: str) -> DataTable:
+    def _pane(table: DataTable, name: str) -> DataTable:
         table.add_class("pane")
-        table.border_title = title
+        table.border_title = f"{TITLES[name]} — {KEYS[name]}"
         return table
+
+    def pane_of(self, widget: Widget | None) -> str | None:
+        """Which of the four panes holds the widget, if any."""
+        for node in (widget, *(widget.ancestors if widget is not None else ())):
+            if isinstance(node, Widget) and node.id in PANES:
+                return node.id
+            if isinstance(node, Widget) and node.id == "programs-pane":
+                return "programs"
+        return None
+
+    def _pane_widget(self, pane: str) -> Widget:
+        return self.query_one("#programs-pane" if pane == "programs" else f"#{pane}")
 
     def on_mount(self) -> None:
         self.watch(self.query_one(ProgramList), "summary", self._programs_summary)
         self._load_keymap(self.home / "keymap.toml")
+        self.action_show_pane("tasks")
         self.start_engine()
 
     def _load_keymap(self, path: Path) -> None:
@@ -142,12 +184,13 @@ class WardenApp(App[int]):
             self.exit(2, return_code=2, message=self.failure)
             return
         self.engine = engine
+        self.query_one(StatusLine).engine = EngineState.RUNNING
         self.policy = runtime.policy
         self.sub_title = str(runtime.workspace.root)
         self.reader = await Reader.open(self.home)
         after, tasks, approvals, receipts, programs = await everything(self.reader)
         self.query_one(TaskQueue).show_tasks(tasks)
-        self.query_one(ApprovalList).show_approvals(approvals)
+        self._show_approvals(approvals)
         self.query_one(ReceiptJournal).show_receipts(receipts)
         self.query_one(ProgramList).show_programs(programs)
         if programs:
@@ -155,7 +198,7 @@ class WardenApp(App[int]):
         self._settle_collector()
         self.follow_events(after)
         engine.spawn(lambda rt: rt.watch_programs())
-        engine.spawn(lambda rt: rt.serve())
+        engine.spawn(lambda rt: rt.serve()).add_done_callback(self._served)
         if self.demo:
             for spec in demo_tasks():
                 await engine.call(lambda rt, spec=spec: rt.submit(spec))
@@ -180,6 +223,25 @@ class WardenApp(App[int]):
         gc.freeze()
         gc.set_threshold(10_000, 10, 10)
 
+    def _served(self, job) -> None:
+        """On the engine's thread: serving ended. Unless the console is closing, the engine has stopped."""
+        if job.cancelled() or not self.is_running:
+            return
+        error = job.exception()
+        why = "it finished serving" if error is None else (
+            str(error) if isinstance(error, WardenError) else f"{type(error).__name__}: {error}")
+        self.call_from_thread(self.post_message, EngineStopped(why))
+
+    def on_engine_stopped(self, message: EngineStopped) -> None:
+        self.query_one(StatusLine).stopped(message.why)
+        self.report_error("engine", f"the engine stopped: {message.why}; nothing runs until the console restarts")
+
+    def report_error(self, where: str, message: str) -> None:
+        """An error stays in the status line and the error log (`l`), and is raised as a toast."""
+        self.errors.append(LoggedError(time.time(), where, message))
+        self.query_one(StatusLine).error(message)
+        self.notify(message, title=f"{where} failed", severity="error", timeout=8)
+
     def _nudge_reader(self) -> None:
         """The engine just wrote an event: the reader's tail looks now rather than at its next poll."""
         if self.reader is not None:
@@ -200,6 +262,10 @@ class WardenApp(App[int]):
             self._follow_replay(event)
         elif isinstance(event, ProgramRejected):
             self.notify(event.reason, title="program not stored", severity="warning", timeout=8)
+        elif isinstance(event, ApprovalRequested):
+            self.bell()
+            self.notify(f"{event.task_id} waits for approval: {event.reason}", title="approval needed",
+                        severity="warning", timeout=8)
         self._changes.note(event, message.at)
         if not self._changes.empty:
             self.apply_changes()
@@ -238,7 +304,7 @@ class WardenApp(App[int]):
         for task in fetched.tasks:
             tasks.update_task(task)
         if fetched.approvals is not None:
-            self.query_one(ApprovalList).show_approvals(fetched.approvals)
+            self._show_approvals(fetched.approvals)
         journal = self.query_one(ReceiptJournal)
         for receipt in fetched.receipts:
             journal.update_receipt(receipt)
@@ -253,6 +319,22 @@ class WardenApp(App[int]):
         shown = graph.program.id if graph.program is not None else None
         if programs.selected_key and (shown is None or shown in {p.id for p in fetched.programs}):
             self.show_graph(programs.selected_key)
+
+    def _show_approvals(self, approvals) -> None:
+        """The approvals pane, its title counting what waits, and the status line's count."""
+        pane = self.query_one(ApprovalList)
+        pane.show_approvals(approvals)
+        waiting = f" ({len(approvals)} waiting)" if approvals else ""
+        pane.border_title = f"{TITLES['approvals']}{waiting} — {KEYS['approvals']}"
+        self.query_one("#tab-approvals", Tab).label = f"{TITLES['approvals']}{waiting}"
+        self.query_one(StatusLine).waiting = len(approvals)
+
+    @on(DataTable.RowSelected)
+    def _open_detail(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row shows its record in full (`app/screens/details.py` says which screen)."""
+        screen = detail_screen(event.data_table, event.row_key.value)
+        if screen is not None:
+            self.push_screen(screen)
 
     @on(DataTable.RowHighlighted, "#programs")
     def _program_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -306,13 +388,58 @@ class WardenApp(App[int]):
 
     @work(group="undo", exit_on_error=False)
     async def on_receipt_journal_undo_requested(self, message: ReceiptJournal.UndoRequested) -> None:
-        receipt = await self.engine.call(lambda rt: rt.undo(message.receipt_id, message.force))
-        self.notify(f"Undid {receipt.summary}.")
+        """The receipt is read as stored now and named in the confirmation; nothing is undone unless confirmed."""
+        receipt = await self.reader.receipt(message.receipt_id)
+        if not receipt.undoable:
+            self.notify(f"{receipt.id} ({receipt.summary}) is {receipt.reversal.value}: there is nothing to undo.",
+                        severity="warning")
+            return
+        saved = Path(receipt.snapshot_path)
+        restores = snapshot.paths(saved) if (saved / "manifest.json").exists() else []
+        if await self.push_screen_wait(confirmations.undo_receipt(receipt, restores, (), message.force)):
+            undone = await self.engine.call(lambda rt: rt.undo(receipt.id, message.force))
+            self.notify(f"Undid {undone.summary}.")
+
+    def action_undo_task(self) -> None:
+        """`U`: the task highlighted in the focused pane (a receipt's task in the journal), else in Tasks."""
+        if self.pane_of(self.focused) == "journal" and (receipt_id := self.query_one(ReceiptJournal).selected_key):
+            self.undo_task(receipt_id=receipt_id)
+            return
+        task_id = self.query_one(TaskQueue).selected_key
+        if task_id is None:
+            self.notify("Select a task (or one of its receipts) first.", severity="warning")
+            return
+        self.undo_task(task_id=task_id)
+
+    @work(group="undo", exit_on_error=False)
+    async def undo_task(self, task_id: str | None = None, receipt_id: str | None = None) -> None:
+        if receipt_id is not None:
+            task_id = (await self.reader.receipt(receipt_id)).task_id
+            if task_id is None:
+                self.notify(f"{receipt_id} belongs to no task.", severity="warning")
+                return
+        task = await self.reader.task(task_id)
+        journal = self.reader.journal
+        tried, planned = plan(task.id, await journal.for_task(task.id), await journal.blocked(task.id))
+        if not await self.push_screen_wait(confirmations.undo_task(task, tried, planned)):
+            return
+        result = await self.engine.call(lambda rt: rt.undo_task(task.id))
+        undone = f"Undid {len(result.undone)} receipt(s) of {task.id}"
+        if result.ok:
+            self.notify(f"{undone}.")
+        else:
+            self.report_error("undo task", f"{undone}; stopped at {result.stopped_at.receipt_id}: "
+                                           f"{result.stopped_at.reason}")
 
     @work(group="cancel", exit_on_error=False)
     async def on_task_queue_cancel_requested(self, message: TaskQueue.CancelRequested) -> None:
-        await self.engine.call(lambda rt: rt.cancel(message.task_id))
-        self.notify(f"Cancelled {message.task_id}.")
+        task = await self.reader.task(message.task_id)
+        if task.status.finished:
+            self.notify(f"{task.id} is {task.status.value}: there is nothing to cancel.", severity="warning")
+            return
+        if await self.push_screen_wait(confirmations.cancel_task(task)):
+            await self.engine.call(lambda rt: rt.cancel(task.id))
+            self.notify(f"Cancelled {task.id}.")
 
     def action_accept_program(self) -> None:
         if not self.query_one(ProgramList).request_accept():
@@ -374,21 +501,80 @@ class WardenApp(App[int]):
         self.notify(f"Discarded {message.program_id}; its file is removed.")
 
     def action_focus(self, widget_id: str) -> None:
+        self.action_show_pane(self.pane_of(self.query_one(f"#{widget_id}")) or "tasks")
         self.query_one(f"#{widget_id}").focus()
+
+    def action_show_pane(self, pane: str) -> None:
+        """Show a pane (below 100 columns only the shown one is on screen, as a tab) and move focus into it."""
+        for name in PANES:
+            self._pane_widget(name).set_class(name == pane, "-shown")
+        tabs = self.query_one(Tabs)
+        if tabs.active != f"tab-{pane}":
+            tabs.active = f"tab-{pane}"
+        target = self.query_one("#programs" if pane == "programs" else f"#{pane}")
+        if self.pane_of(self.focused) != pane:
+            target.focus()
+
+    def action_next_pane(self, step: int) -> None:
+        """Tab moves between panes (inside the Programs pane, between the list and the graph first)."""
+        if self.screen is not self.screen_stack[0]:
+            self.screen.focus_next() if step > 0 else self.screen.focus_previous()
+            return
+        current = self.pane_of(self.focused)
+        if current == "programs" and not self.screen.has_class("-narrow"):
+            inside = ("programs", "graph")
+            here = self.focused.id if self.focused is not None and self.focused.id in inside else None
+            if here is not None and 0 <= inside.index(here) + step < len(inside):
+                self.query_one(f"#{inside[inside.index(here) + step]}").focus()
+                return
+        index = PANES.index(current) if current in PANES else -1
+        pane = PANES[(index + step) % len(PANES)]
+        self.action_show_pane(pane)
+        if pane == "programs" and step < 0 and not self.screen.has_class("-narrow"):
+            self.query_one("#graph").focus()
+
+    @on(Tabs.TabActivated, "#pane-tabs")
+    def _tab_activated(self, event: Tabs.TabActivated) -> None:
+        if event.tab is not None and event.tab.id:
+            self.action_show_pane(event.tab.id.removeprefix("tab-"))
+
+    def on_descendant_focus(self, event) -> None:
+        """Focus that lands in a pane (a click, a palette command) shows that pane's tab."""
+        pane = self.pane_of(event.widget)
+        if pane is not None and not self._pane_widget(pane).has_class("-shown"):
+            self.action_show_pane(pane)
+
+    def action_zoom(self) -> None:
+        """Zoom the focused pane to the whole screen, or restore the panes."""
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif (pane := self.pane_of(self.focused)) is not None:
+            screen.maximize(self._pane_widget(pane), container=False)
 
     def action_show_policy(self) -> None:
         if self.policy is not None:
             self.push_screen(PolicyScreen(self.policy))
 
-    def action_toggle_theme(self) -> None:
-        self.theme = THEMES[1].name if self.theme == THEMES[0].name else THEMES[0].name
+    def action_show_errors(self) -> None:
+        self.push_screen(ErrorLogScreen(self.errors))
+
+    def action_show_help(self) -> None:
+        keys = [(binding.key_display or self.get_key_display(binding), binding.description)
+                for binding in (active.binding for active in self.screen.active_bindings.values())
+                if binding.description]
+        self.push_screen(HelpScreen(sorted(set(keys))))
+
+    def action_next_theme(self) -> None:
+        names = [theme.name for theme in THEMES]
+        self.theme = names[(names.index(self.theme) + 1) % len(names)] if self.theme in names else names[0]
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place a failed worker becomes a visible, one-line error."""
+        """The one place a failed worker becomes a visible, one-line error: in a toast, the status line and the log."""
         if event.state is WorkerState.ERROR:
             error = event.worker.error
-            self.notify(str(error) if isinstance(error, WardenError) else f"{type(error).__name__}: {error}",
-                        title=f"{event.worker.group} failed", severity="error", timeout=8)
+            self.report_error(event.worker.group,
+                              str(error) if isinstance(error, WardenError) else f"{type(error).__name__}: {error}")
 
 
 def create_app(home: Path | None = None, workspace: Path | None = None, demo: bool = False, pace: float = 0.0,

@@ -30,3 +30,10 @@ class ProgramDiscarded(Message):
     """A person discarded a program from the console: its row and its file are gone."""
 
     program_id: str
+
+
+@dataclass
+class EngineStopped(Message):
+    """The engine stopped serving tasks while the console was open; `why` says what stopped it."""
+
+    why: str

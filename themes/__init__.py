@@ -36,4 +36,22 @@ WARDEN_LIGHT = Theme(
     dark=False,
 )
 
-THEMES = (WARDEN_DARK, WARDEN_LIGHT)
+WARDEN_HIGH_CONTRAST = Theme(
+    name="warden-high-contrast",
+    primary="#FFFFFF",
+    secondary="#FFFF00",
+    accent="#00FFFF",
+    warning="#FFFF00",
+    error="#FF5F5F",
+    success="#5FFF5F",
+    foreground="#FFFFFF",
+    background="#000000",
+    surface="#000000",
+    panel="#1C1C1C",
+    boost="#FFFFFF",
+    dark=True,
+    variables={"text-muted": "#D0D0D0", "border": "#FFFFFF", "block-cursor-background": "#FFFF00",
+               "block-cursor-foreground": "#000000", "footer-key-foreground": "#FFFF00"},
+)
+
+THEMES = (WARDEN_DARK, WARDEN_LIGHT, WARDEN_HIGH_CONTRAST)

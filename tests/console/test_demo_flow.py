@@ -5,7 +5,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from textual.widgets import Static
+
 from app.console import create_app
+from app.screens.confirm import ConfirmScreen
 from engine.demo import SCRATCH_BYTES
 from engine.runtime import Switches, operator
 from widgets.approval_list import ApprovalList
@@ -62,6 +65,11 @@ async def test_demo_approve_then_undo(tmp_path: Path) -> None:
             await pilot.press("down")
         assert journal.selected_key == receipt_id
         await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the undo confirmation")
+        preview = str(app.screen.query_one("#confirm-preview", Static).render())
+        assert receipt_id in preview and "scratch.txt" in preview
+        assert not (workspace / "scratch.txt").exists(), "nothing is undone before the person confirms"
+        await pilot.press("y")
         await until(pilot, lambda: (workspace / "scratch.txt").exists(), "undo to restore the file")
         assert (workspace / "scratch.txt").read_bytes() == SCRATCH_BYTES
         reversal = lambda: query(home, "SELECT reversal FROM receipts WHERE id = ?", (receipt_id,))  # noqa: E731

@@ -1,0 +1,70 @@
+"""The confirmations the console asks before an undo, a whole task's undo or a cancel.
+
+Each names its target from the record as stored now (not from the row that was highlighted) and previews
+what will happen, so a row that moved can never turn `u` into an undo of something else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.content import Content
+
+from app.screens.confirm import ConfirmScreen
+from engine.journal.receipt import Receipt
+from engine.journal.task_undo import TaskUndo
+from engine.tasks.task import Task
+
+
+def _field(name: str, value: str) -> Content:
+    return Content.from_markup("[b]$name[/b] $value", name=f"{name:<8}", value=value)
+
+
+def undo_receipt(receipt: Receipt, restores: Sequence[str], preview: Sequence[str], force: bool) -> ConfirmScreen:
+    """`restores` are the paths its snapshot puts back; `preview` a diff of what the undo changes, if known."""
+    lines = [
+        _field("receipt", receipt.id),
+        _field("effect", receipt.summary),
+        _field("task", f"{receipt.task_id or '—'} · step {receipt.step_idx if receipt.step_idx is not None else '—'}"),
+        _field("tier", f"{receipt.tier.value} · {receipt.reversal.value}"),
+        _field("restores", ", ".join(restores) or "(the snapshot lists no paths)"),
+        Content(""),
+    ]
+    if force:
+        lines.append(Content.from_markup(
+            "[b $error]Force:[/] a later call that left no snapshot may have changed these paths; that change is lost."))
+    lines.append(Content("Undo puts these paths back exactly as they were before the effect."))
+    if preview:
+        lines += [Content(""), *(_diff_line(line) for line in preview)]
+    verb = "force undo" if force else "undo"
+    return ConfirmScreen(f"{verb.capitalize()} {receipt.summary}?", lines, verb=verb, danger=force)
+
+
+def undo_task(task: Task, receipts: Sequence[Receipt], planned: TaskUndo) -> ConfirmScreen:
+    """`receipts` are the ones the undo will try, newest first; `planned` says where it would stop."""
+    lines = [_field("task", task.id), _field("goal", task.goal), _field("status", task.status.value), Content("")]
+    if receipts:
+        lines.append(Content(f"Undoes {len(receipts)} receipt(s), newest first:"))
+        lines += [Content.from_markup("  ↺ $id $summary", id=r.id, summary=r.summary) for r in receipts]
+    else:
+        lines.append(Content("Nothing of this task can be undone now."))
+    if planned.stopped_at is not None:
+        lines.append(Content.from_markup("[b $warning]Stops at[/] $id: $why", id=planned.stopped_at.receipt_id,
+                                         why=planned.stopped_at.reason))
+    lines.append(Content.from_markup("[$text-muted]A receipt whose paths a later call changed stops the undo there.[/]"))
+    return ConfirmScreen(f"Undo task {task.id}?", lines, verb="undo the task")
+
+
+def cancel_task(task: Task) -> ConfirmScreen:
+    lines = [_field("task", task.id), _field("goal", task.goal), _field("status", task.status.value), Content(""),
+             Content("Cancelling stops it before its next step; a call waiting for approval is dropped."),
+             Content("What it already did stays, with its receipts in the journal (U undoes the task).")]
+    return ConfirmScreen(f"Cancel task {task.id}?", lines, verb="cancel it", danger=True)
+
+
+def _diff_line(line: str) -> Content:
+    if line.startswith("+") and not line.startswith("+++"):
+        return Content.from_markup("[$success]$line[/]", line=line)
+    if line.startswith("-") and not line.startswith("---"):
+        return Content.from_markup("[$error]$line[/]", line=line)
+    return Content(line)

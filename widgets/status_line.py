@@ -1,0 +1,59 @@
+"""The status line: whether the engine is running, and if it stopped, why; what waits for a person; the last error.
+
+It is always on screen, so a console whose engine died never looks like one that is merely idle, and an
+error outlives its toast (`l` opens the whole error log).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class EngineState(StrEnum):
+    STARTING = "starting"
+    RUNNING = "running"
+    STOPPED = "stopped"
+
+
+class StatusLine(Widget):
+    DEFAULT_CSS = """
+    StatusLine { height: 1; padding: 0 1; background: $panel; color: $text; }
+    StatusLine.-stopped { background: $error 30%; }
+    """
+
+    engine: reactive[EngineState] = reactive(EngineState.STARTING)
+    why: reactive[str] = reactive("")
+    waiting: reactive[int] = reactive(0)
+    errors: reactive[int] = reactive(0)
+    last_error: reactive[str] = reactive("")
+
+    def stopped(self, why: str) -> None:
+        self.why = why
+        self.engine = EngineState.STOPPED
+
+    def error(self, message: str) -> None:
+        self.last_error = message
+        self.errors += 1
+
+    def watch_engine(self, state: EngineState) -> None:
+        self.set_class(state is EngineState.STOPPED, "-stopped")
+
+    def render(self) -> Content:
+        if self.engine is EngineState.RUNNING:
+            parts = [Content.from_markup("[$success]● engine running[/]")]
+        elif self.engine is EngineState.STARTING:
+            parts = [Content.from_markup("[$text-muted]○ engine starting[/]")]
+        else:
+            parts = [Content.from_markup("[b $error]■ engine stopped[/] $why", why=self.why or "(no reason given)")]
+        if self.waiting:
+            calls = "call waits" if self.waiting == 1 else "calls wait"
+            parts.append(Content.from_markup(f"[b $warning]$n {calls} for approval[/]", n=str(self.waiting)))
+        if self.errors:
+            parts.append(Content.from_markup("[$error]$n error$s[/] · last: $last · [b]l[/] log",
+                                             n=str(self.errors), s="" if self.errors == 1 else "s",
+                                             last=self.last_error))
+        return Content(" · ").join(parts)
