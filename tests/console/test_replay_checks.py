@@ -1,12 +1,12 @@
-"""During a replay the program graph shows the state checked last predicate by predicate: each leaf with ✔ or ✖,
-what it expected, and what the screen showed when it did not hold; an engine that reports no leaves changes nothing."""
+"""During a replay the program graph's detail area shows the state checked last predicate by predicate: each leaf
+with ✔ or ✖, what it expected, and what the screen showed when it did not hold; an engine that reports no leaves
+leaves the check shown as it is written."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from textual.app import App, ComposeResult
-from textual.content import Content
 
 from app.console import create_app
 from engine.events.records import ReplayStarted, StateChecked
@@ -15,6 +15,7 @@ from engine.programs.program import Program
 from engine.runtime import Switches
 from programs import SHIPPED
 from tests.console.test_demo_flow import SIZE, until
+from tests.console.test_program_graph import details, style_of
 from themes import THEMES
 from widgets.program_graph import ProgramGraph
 from widgets.program_list import ProgramList
@@ -26,19 +27,6 @@ S1_OBSERVED = [
     {"predicate": {"exists": "report.txt"}, "holds": False, "saw": "no report.txt;\nthe workspace holds notes/, todo.txt"},
     {"predicate": {"absent": "archive/report.txt"}, "holds": True, "saw": ""},
 ]
-
-
-def shown(graph: ProgramGraph) -> list[str]:
-    return graph.render().plain.splitlines()
-
-
-def line(graph: ProgramGraph, text: str) -> Content:
-    """The drawn line that holds `text`, with its styles."""
-    return next(drawn for drawn in graph.render().split("\n") if text in drawn.plain)
-
-
-def styles(content: Content) -> set[str]:
-    return {str(span.style) for span in content.spans}
 
 
 async def test_a_replay_is_shown_leaf_by_leaf(tmp_path: Path) -> None:
@@ -53,30 +41,48 @@ async def test_a_replay_is_shown_leaf_by_leaf(tmp_path: Path) -> None:
         await publish(ReplayStarted(None, PROGRAM, {"file": "report.txt"}))
         await publish(StateChecked(None, PROGRAM, "s0", True, {"all": []}, [], 0.0))
         await publish(StateChecked(None, PROGRAM, "s1", False, S1_EXPECTED, S1_OBSERVED, 0.5))
-        await until(pilot, lambda: any("saw" in text for text in shown(graph)), "the failed check's leaves")
+        await until(pilot, lambda: "saw" in graph.details().plain, "the failed check's leaves")
 
-        drawn = shown(graph)
-        assert drawn[drawn.index(" ◉ s1  before fs.move · waited 0.5s") + 1:][:4] == [
-            "│   ✔ exists archive",
-            "│   ✖ exists report.txt",
-            "│     saw no report.txt; the workspace holds notes/, todo.txt",
-            "│   ✔ absent archive/report.txt",
+        assert details(graph) == [
+            "s1 · before fs.move  ✖ did not hold (checked last) · waited 0.5s",
+            "  ✔ exists archive",
+            "  ✖ exists report.txt",
+            "    saw no report.txt; the workspace holds notes/, todo.txt",
+            "  ✔ absent archive/report.txt",
+            "  then",
+            "  → s2 fs.move {file} → archive/{file}",
         ]
-        assert "✔ s0 start" in drawn and "│   ? always" in drawn, "a check reported without leaves is drawn as written"
-        assert not any("? exists archive" in text for text in drawn), "the checked state shows its leaves instead"
-        assert {"b $error", "$error"} <= styles(line(graph, "✖ exists report.txt"))
-        assert "$text-warning" in styles(line(graph, "saw no report.txt"))
-        assert "$success" in styles(line(graph, "✔ exists archive"))
-        assert "reverse $error" in styles(line(graph, "◉ s1"))
+        shown = graph.details()
+        assert style_of(shown, "✖ exists report.txt") == "b $error"
+        assert style_of(shown, "exists report.txt") == "$error"
+        assert style_of(shown, "no report.txt") == "$text-warning"
+        assert style_of(shown, "✔ exists archive") == "$success"
+        drawn = graph.drawing()
+        assert style_of(drawn, "s1  before fs.move").startswith("reverse $error")
+        assert "✔ s0" in drawn.plain and "○ s2" in drawn.plain
+
+        graph.focus()
+        await pilot.press("k")
+        assert details(graph)[:3] == [
+            "s0 · start  ✔ held",
+            "  no leaves were reported; the check as written:",
+            "  ? always (the check is empty)",
+        ], "a check reported without leaves is shown as written"
 
         await publish(ReplayStarted(None, PROGRAM, {"file": "report.txt"}))
         await publish(StateChecked(None, PROGRAM, "s0", True))
         await publish(StateChecked(None, PROGRAM, "s1", True, {}, [], 0.0))
-        await until(pilot, lambda: " ◉ s1  before fs.move" in shown(graph), "the next replay's check of s1")
-        drawn = shown(graph)
-        assert not any("saw" in text for text in drawn), "a new replay forgets the last one's leaves"
-        assert "│   ? exists archive and exists {file} and absent archive/{file}" in drawn
-        assert "reverse $success" in styles(line(graph, "◉ s1"))
+        await until(pilot, lambda: "◉ s1" in graph.drawing().plain, "the next replay's check of s1")
+        assert graph.selected == "s1", "a new replay is followed again"
+        assert "saw" not in graph.details().plain, "a new replay forgets the last one's leaves"
+        assert details(graph)[:5] == [
+            "s1 · before fs.move  ✔ held (checked last)",
+            "  no leaves were reported; the check as written:",
+            "  ? exists archive",
+            "  ? exists {file}",
+            "  ? absent archive/{file}",
+        ]
+        assert style_of(graph.drawing(), "s1  before fs.move").startswith("reverse $success")
 
 
 class GraphApp(App[None]):
@@ -112,16 +118,19 @@ async def test_compound_checks_branch_states_and_odd_reports() -> None:
     app = GraphApp("s1-b0", expected, observed)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        drawn = shown(app.query_one(ProgramGraph))
-        assert drawn[-6:] == [
-            "✖ checked s1-b0 · waited 1.5s",
-            f"    expects {describe(expected)}",
-            f"    ✖ {describe(save)}",
-            "      saw button 'Cancel'",
-            f"    ✔ {describe(login)}",
-            '    ✖ "not a leaf"',
+        graph = app.query_one(ProgramGraph)
+        assert details(graph) == [
+            "s1-b0 · not a state of this revision  ✖ did not hold (checked last) · waited 1.5s",
+            f"  expects {describe(expected)}",
+            f"  ✖ {describe(save)}",
+            "    saw button 'Cancel'",
+            f"  ✔ {describe(login)}",
+            '  ✖ "not a leaf"',
         ]
+        await pilot.press("e")
+        assert details(graph)[1:3] == [f"  expected: {describe(expected)}", "    expected              observed"]
+        assert details(graph)[-1] == '  ✖ "not a leaf"          nothing reported'
 
 
 def test_a_failed_check_drawn_leaf_by_leaf(snap_compare) -> None:
-    assert snap_compare(GraphApp("s1", S1_EXPECTED, S1_OBSERVED), terminal_size=(72, 16))
+    assert snap_compare(GraphApp("s1", S1_EXPECTED, S1_OBSERVED), terminal_size=(80, 28))
