@@ -7,18 +7,27 @@ fetching the rows they changed never waits behind the engine's work.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 from engine.events.bus import EventBus, Recorded
 from engine.gate.approvals import Approval, ApprovalBook
+from engine.gate.classifier import Classifier
+from engine.gate.explain import ApprovalDetail, explain
+from engine.gate.policy import Policy
+from engine.journal.diff import (ReceiptDetail, conflicts, paths_of, proposed, receipt_changes, snapshot_contents,
+                                 snapshot_state, workspace_root)
 from engine.journal.journal import Journal, UndoError
-from engine.journal.receipt import Receipt
+from engine.journal.receipt import Receipt, Reversal
 from engine.programs.corpus import Corpus
+from engine.programs.detail import ProgramDetail
 from engine.programs.program import Program
 from engine.store import Store
 from engine.tasks.queue import TaskQueue
 from engine.tasks.task import Task
+from engine.tasks.timeline import TaskDetail, build as build_timeline
+from engine.tier import Tier
 
 
 class Records:
@@ -51,6 +60,48 @@ class Records:
 
     async def program(self, program_id: str) -> Program | None:
         return await self.corpus.get(program_id)
+
+    bus: EventBus
+
+    async def approval_detail(self, approval_id: str, policy: Policy) -> ApprovalDetail:
+        """An approval rated again under `policy`, with what its call would change in the files now."""
+        approval = await self.approvals.get(approval_id)
+        task = await self.queue.get(approval.task_id)
+        step = await self.queue.step(approval.task_id, approval.step_idx)
+        explanation = explain(approval.call, Classifier(policy), Tier(approval.tier),
+                              task.spec.env.get("allowed_origins") or ())
+        root = workspace_root(task.env)
+        changes = await asyncio.to_thread(proposed, root, approval.call) if root is not None else ()
+        return ApprovalDetail(approval, task.goal, explanation, changes, step["status"] if step else None)
+
+    async def receipt_detail(self, receipt_id: str) -> ReceiptDetail:
+        """A receipt with its change, its snapshot's contents, its step, and later receipts an undo would meet."""
+        receipt = await self.receipt(receipt_id)
+        task = await self.queue.get(receipt.task_id) if receipt.task_id else None
+        step = await self.queue.step(receipt.task_id, receipt.step_idx) if task and receipt.step_idx is not None else None
+        later = await self.journal.later(receipt) if receipt.reversal is Reversal.REVERSIBLE else []
+
+        def look() -> ReceiptDetail:
+            state = snapshot_state(receipt)
+            mine = paths_of(receipt)
+            return ReceiptDetail(
+                receipt, task.goal if task else None, step["status"] if step else None, state,
+                snapshot_contents(Path(receipt.snapshot_path)) if state == "kept" and receipt.snapshot_path else (),
+                receipt_changes(receipt, workspace_root(receipt.env)),
+                conflicts(mine, ((other, paths_of(other)) for other in later)) if mine is not None else ())
+
+        return await asyncio.to_thread(look)
+
+    async def task_detail(self, task_id: str) -> TaskDetail:
+        """A task's event timeline and budget use."""
+        task = await self.queue.get(task_id)
+        return build_timeline(task, await self.bus.recorded(task_id), await self.queue.spent(task_id),
+                              await self.queue.budget(task))
+
+    async def program_detail(self, program_id: str) -> ProgramDetail | None:
+        """A stored program with its replay statistics; None when it is no longer stored."""
+        program = await self.corpus.get(program_id)
+        return ProgramDetail(program, await self.corpus.stats(program_id)) if program is not None else None
 
 
 class Reader(Records):

@@ -72,6 +72,12 @@ class EventBus:
             )
         return [Event.restore(r["kind"], r["task_id"], json.loads(r["payload"])) for r in rows]
 
+    async def recorded(self, task_id: str) -> list[Recorded]:
+        """One task's persisted events with their sequence numbers and times, oldest first (a timeline)."""
+        rows = await self._store.fetchall(
+            "SELECT id, task_id, kind, payload, at FROM task_events WHERE task_id = ? ORDER BY id", (task_id,))
+        return [Recorded(r["id"], r["at"], Event.restore(r["kind"], r["task_id"], json.loads(r["payload"])))
+                for r in rows]
 
     async def last_seq(self) -> int:
         row = await self._store.fetchone("SELECT COALESCE(MAX(id), 0) AS seq FROM task_events")

@@ -55,6 +55,10 @@ class Classifier:
     def classify(self, call: ToolCall, declared_tier: Tier = Tier.LOCAL_REVERSIBLE, egress: str | None | object = ...) -> Verdict:
         """`egress`, when the environment knows its scope, is where the call would leave it (None: it stays
         inside); rules marked `scoped` then follow it instead of their own guess from the call alone."""
+        return self.verdict(call, self.findings(call, egress), declared_tier)
+
+    def findings(self, call: ToolCall, egress: str | None | object = ...) -> Findings:
+        """Every rule the call fires and the text each fired on, before a verdict is drawn (`explain` shows them)."""
         findings = Findings()
         prefix, _, action = call.tool.partition(".")
         known = call.tool in self.tools if self.tools is not None else action in VOCABULARY.get(prefix, ())
@@ -73,7 +77,7 @@ class Classifier:
                     findings.hits.append(Hit(item, found if isinstance(found, str) else ""))
             if prefix == "code":
                 self.analyser.code(normalise(str(call.args.get("code", ""))), findings, 0)
-        return self.verdict(call, findings, declared_tier)
+        return findings
 
     def shell(self, command: str, findings: Findings) -> None:
         """Analyses one shell command line (or script) into `findings`."""

@@ -137,6 +137,19 @@ class Journal:
         rows = await self._store.fetchall("SELECT * FROM receipts WHERE task_id = ? ORDER BY step_idx", (task_id,))
         return [Receipt.from_row(row) for row in rows]
 
+    async def later(self, receipt: Receipt) -> list[Receipt]:
+        """Receipts written after this one in its environment that undo weighs as `_later_changes` does
+        (reversible ones with a snapshot; audit-only ones of calls that ran), oldest first."""
+        rows = await self._store.fetchall(
+            "SELECT * FROM receipts r WHERE rowid > (SELECT rowid FROM receipts WHERE id = ?) AND COALESCE(env, '') = ?"
+            " AND (reversal IN (?, ?) AND snapshot_path IS NOT NULL OR reversal = ?"
+            " AND NOT EXISTS (SELECT 1 FROM steps s WHERE s.receipt_id = r.id AND s.status = 'blocked'))"
+            " ORDER BY rowid",
+            (receipt.id, receipt.env or "", Reversal.REVERSIBLE.value, Reversal.REVERSING.value,
+             Reversal.AUDIT_ONLY.value),
+        )
+        return [Receipt.from_row(row) for row in rows]
+
     async def blocked(self, task_id: str) -> set[str]:
         """The task's audit receipts for calls the gate blocked: they record a call that never ran."""
         rows = await self._store.fetchall(
