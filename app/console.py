@@ -32,9 +32,11 @@ from app.palette import WardenCommands
 from app.screens.details import detail_screen
 from app.screens.error_log import ErrorLogScreen, LoggedError
 from app.screens.help import HelpScreen
+from app.screens.new_task import NewTask, NewTaskScreen
 from app.screens.policy import PolicyScreen
 from app.screens.program_decision import ProgramDecisionScreen
 from engine.demo import demo_tasks, seed_workspace, web_demo
+from engine import specfile
 from engine.demo_site import DemoSite
 from engine.envs.web import browser_problem
 from engine.errors import WardenError
@@ -43,6 +45,7 @@ from engine.events.records import ApprovalRequested, ProgramRejected, ReplayStar
 from engine.journal.task_undo import plan
 from engine.gate.policy import Policy
 from engine.programs.program import Program
+from engine.tasks.task import TaskSpec
 from engine.runtime import Runtime, Switches, warden_home
 from engine.reader import Reader
 from engine.thread import EngineThread
@@ -52,6 +55,7 @@ from widgets.program_graph import ProgramGraph
 from widgets.program_list import ProgramList
 from widgets.programs_pane import ProgramsPane
 from widgets.receipt_journal import ReceiptJournal
+from widgets.record_table import RecordTable
 from widgets.status_line import EngineState, StatusLine
 from widgets.task_queue import TaskQueue
 
@@ -73,6 +77,7 @@ class WardenApp(App[int]):
         Binding("U", "undo_task", "Undo task", id="warden.undo_task"),
         Binding("ctrl+u", "force_undo", "Force undo", id="warden.force_undo", show=False),
         Binding("c", "cancel_task", "Cancel task", id="warden.cancel"),
+        Binding("n", "new_task", "New task", id="warden.new_task"),
         Binding("b", "raise_budget", "Raise budget", id="warden.raise_budget", show=False),
         Binding("z", "zoom", "Zoom", id="warden.zoom"),
         Binding("tab", "next_pane(1)", "Next pane", id="warden.next_pane", show=False, priority=True),
@@ -188,10 +193,10 @@ class WardenApp(App[int]):
         self.policy = runtime.policy
         self.sub_title = str(runtime.workspace.root)
         self.reader = await Reader.open(self.home)
-        after, tasks, approvals, receipts, programs = await everything(self.reader)
-        self.query_one(TaskQueue).show_tasks(tasks)
+        after, approvals, programs = await everything(self.reader)
+        self.query_one(TaskQueue).attach(self.reader)
         self._show_approvals(approvals)
-        self.query_one(ReceiptJournal).show_receipts(receipts)
+        self.query_one(ReceiptJournal).attach(self.reader)
         self.query_one(ProgramList).show_programs(programs)
         if programs:
             self.show_graph(self.query_one(ProgramList).selected_key)
@@ -302,12 +307,12 @@ class WardenApp(App[int]):
     def _apply(self, fetched: Fetched) -> None:
         tasks = self.query_one(TaskQueue)
         for task in fetched.tasks:
-            tasks.update_task(task)
+            tasks.update_task(task, new=task.id in fetched.new_tasks)
         if fetched.approvals is not None:
             self._show_approvals(fetched.approvals)
         journal = self.query_one(ReceiptJournal)
         for receipt in fetched.receipts:
-            journal.update_receipt(receipt)
+            journal.update_receipt(receipt, new=receipt.id in fetched.new_receipts)
         programs = self.query_one(ProgramList)
         for program in fetched.programs:
             programs.update_program(program)
@@ -329,16 +334,17 @@ class WardenApp(App[int]):
         self.query_one("#tab-approvals", Tab).label = f"{TITLES['approvals']}{waiting}"
         self.query_one(StatusLine).waiting = len(approvals)
 
-    @on(DataTable.RowSelected)
-    def _open_detail(self, event: DataTable.RowSelected) -> None:
+    @on(RecordTable.RowSelected)
+    def _open_detail(self, event: RecordTable.RowSelected) -> None:
         """Enter on a row shows its record in full (`app/screens/details.py` says which screen)."""
-        screen = detail_screen(event.data_table, event.row_key.value)
+        screen = detail_screen(event.table, event.key)
         if screen is not None:
             self.push_screen(screen)
 
-    @on(DataTable.RowHighlighted, "#programs")
-    def _program_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.show_graph(event.row_key.value)
+    @on(RecordTable.RowHighlighted, "#programs")
+    def _program_highlighted(self, event: RecordTable.RowHighlighted) -> None:
+        if event.key is not None:
+            self.show_graph(event.key)
 
     @work(exclusive=True, group="graph", exit_on_error=False)
     async def show_graph(self, program_id: str) -> None:
@@ -441,6 +447,30 @@ class WardenApp(App[int]):
             await self.engine.call(lambda rt: rt.cancel(task.id))
             self.notify(f"Cancelled {task.id}.")
 
+    def action_new_task(self) -> None:
+        if self.engine is None:
+            self.notify("The engine has not started yet.", severity="warning")
+            return
+        self.new_task()
+
+    @work(group="submit", exit_on_error=False)
+    async def new_task(self) -> None:
+        queued = await self.push_screen_wait(NewTaskScreen(self._queue))
+        if queued is not None:
+            self.notify(f"Queued {queued}.")
+
+    async def _queue(self, new: NewTask) -> str:
+        """Submit what the form produced; a spec naming `{demo}` gets the bundled demo site started for it."""
+        raw = new.raw
+        if new.needs_demo_site:
+            if self.site is None:
+                self.site = DemoSite()
+                self.site.start()
+            raw = specfile.with_demo(raw, self.site.url)
+        spec = TaskSpec.from_json(raw)
+        task = await self.engine.call(lambda rt: rt.submit(spec))
+        return task.id
+
     def action_accept_program(self) -> None:
         if not self.query_one(ProgramList).request_accept():
             self.notify("Select a program first.", severity="warning")
@@ -448,6 +478,9 @@ class WardenApp(App[int]):
     def action_discard_program(self) -> None:
         if not self.query_one(ProgramList).request_discard():
             self.notify("Select a program first.", severity="warning")
+
+    def action_verify_program(self) -> None:
+        self.query_one(ProgramList).action_verify()
 
     @work(group="programs", exit_on_error=False)
     async def on_program_list_accept_requested(self, message: ProgramList.AcceptRequested) -> None:
@@ -472,6 +505,21 @@ class WardenApp(App[int]):
         if await self.push_screen_wait(ProgramDecisionScreen(program, "discard", self._program_file(program.id))):
             await self.engine.call(lambda rt: rt.remove_program(program.id))
             self.post_message(ProgramDiscarded(program.id))
+
+    @work(group="verify", exit_on_error=False)
+    async def on_program_list_verify_requested(self, message: ProgramList.VerifyRequested) -> None:
+        """The verify gate replays the program where nothing real is touched (a fork, a reset, a read-only page)."""
+        program = await self._program_to_decide(message.program_id)
+        if program is None:
+            return
+        self.notify(f"Verifying {program.id} again…")
+        offered = await self.engine.call(lambda rt: rt.verify_program(program.id))
+        verdict = offered.verification
+        if offered.stored:
+            self.notify(f"{program.id}: {verdict.verdict.value} — {verdict.how or verdict.reason}")
+        else:
+            self.report_error("verify", f"{program.id} not stored again: {verdict.reason}"
+                                        + (f"; {offered.kept} keeps serving" if offered.kept else ""))
 
     async def _program_to_decide(self, program_id: str) -> Program | None:
         """The program as stored now (another process may have changed it), or None, said in one line."""

@@ -303,11 +303,18 @@ class Runtime(Records):
                         await self.corpus.upsert(edited)
                         await self.bus.publish(ProgramStored(None, edited.id, edited.signature, edited.status))
                     else:
-                        await self.verify_program(change)
+                        offered = await self.verify_program(change)
+                        if not offered.stored and stored is not None:
+                            await self._refused_edit(stored.id, offered.verification.reason)
                 except WardenError as exc:
                     await self.bus.publish(ProgramRejected(None, change.signature, one_line(exc)))
             else:
                 await self.bus.publish(change)
+
+    async def _refused_edit(self, program_id: str, reason: str) -> None:
+        noted = await self.corpus.note_refused_edit(program_id, self.corpus.directory / f"{program_id}.json", reason)
+        if noted is not None:
+            await self.bus.publish(ProgramStored(None, noted.id, noted.signature, noted.status))
 
     async def remove_program(self, program_id: str) -> None:
         if not await self.corpus.remove(program_id):

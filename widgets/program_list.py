@@ -2,7 +2,9 @@
 
 A program that could not be verified by replay waits for a person: its row says so first, and
 `summary` (which the console shows as its pane's subtitle) counts the ones waiting. `a`
-asks to accept the highlighted program, `x` to discard it; the console confirms first.
+asks to accept the highlighted program, `x` (or delete) to discard it; the console confirms
+first. `v` asks to verify it again. A program whose file holds an edit the verify gate refused
+says so: what is served is not what the file says.
 """
 
 from __future__ import annotations
@@ -27,12 +29,14 @@ VERIFICATION = {
 
 
 class ProgramList(RecordTable):
-    COLUMNS = (("verified", 12), "goal template", "states")
+    COLUMNS = (("verified", 12), "goal template", ("states", 6))
     EMPTY = "no programs yet"
+    NOUNS = ("program", "programs")
     KEEP_SELECTION = True
     BINDINGS = [
         Binding("a", "accept", "Accept program", id="warden.accept_program"),
-        Binding("x", "discard", "Discard program", id="warden.discard_program"),
+        Binding("x,delete", "discard", "Discard program", id="warden.discard_program"),
+        Binding("v", "verify", "Verify again", id="warden.verify_program"),
     ]
 
     summary: var[str] = var("")
@@ -47,6 +51,12 @@ class ProgramList(RecordTable):
     @dataclass
     class DiscardRequested(Message):
         """The operator asked to discard the highlighted program (it is confirmed before anything happens)."""
+
+        program_id: str
+
+    @dataclass
+    class VerifyRequested(Message):
+        """The operator asked to run the highlighted program through the verify gate again."""
 
         program_id: str
 
@@ -92,8 +102,14 @@ class ProgramList(RecordTable):
         if not self.request_discard():
             self.notify("Select a program first.", severity="warning")
 
+    def action_verify(self) -> None:
+        if not self.request(self.VerifyRequested):
+            self.notify("Select a program first.", severity="warning")
+
     @staticmethod
     def cells(program: Program) -> tuple:
         status = program.status
         shown = Content.from_markup(VERIFICATION[status]) if status in VERIFICATION else Content(status)
+        if program.verification.get("file_edit"):
+            shown = shown + Content.from_markup(" [$warning]✎ edit refused[/]")
         return (shown, program.goal_template, str(len(program.states)))

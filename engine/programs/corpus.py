@@ -174,6 +174,21 @@ class Corpus:
         await self.upsert(accepted)
         return accepted
 
+    async def note_refused_edit(self, program_id: str, file: Path, reason: str) -> Program | None:
+        """Record, in the database alone, that the program's file holds an edit the verify gate refused: the
+        stored version goes on serving, and whoever lists it sees that the file is not what is served. The file
+        is left as the person wrote it; a later edit that passes replaces the record."""
+        program = await self.get(program_id)
+        if program is None:
+            return None
+        noted = program.with_verification({**program.verification, "file_edit": {
+            "file": str(file), "refused": reason, "at": time.time()}})
+        body = json.dumps(noted.to_json(), indent=2, ensure_ascii=False)
+        await self._store.execute("UPDATE programs SET body = ?, created_at = ? WHERE id = ?",
+                                  (body, time.time(), program_id))
+        self._parsed.pop(program_id, None)
+        return noted
+
     async def import_files(self, directory: Path) -> list[str]:
         """Load every `*.json` program in a directory; returns one line per file that was refused."""
         problems = []

@@ -32,6 +32,8 @@ async def test_f17_program_files_are_followed_and_cannot_vouch_for_themselves(tm
         stored = json.loads(query(home, "SELECT body FROM programs")[0][0])
         assert stored["goal_template"] == "Archive the file {file}", "a file cannot vouch for itself"
         assert "✔" in str(programs.get_row_at(0)), "the served version goes on serving"
+        await until(pilot, lambda: "edit refused" in str(programs.get_row_at(0)),
+                    "the row to say the file is not what is served")
 
         (home / "programs" / "broken.json").write_text('{"id": "p-broken", "states": [')
         await until(pilot, lambda: any("broken.json" in row[0] for row in refusals()), "the refusal")

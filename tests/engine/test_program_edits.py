@@ -57,6 +57,10 @@ async def test_edits_are_verified_live_and_a_bad_one_never_replaces_the_served_v
         path.write_text(json.dumps(lossy))
         [reason] = await until(refusals, "the lossy edit's refusal")
         assert "evaluator" in reason, reason  # it cannot be proven on this workspace, where release 1.0 is out
+        noted = await until(lambda: _file_edit(runtime, program.id), "the refused edit noted on the served program")
+        assert noted.status == "verified" and noted.verification["file_edit"]["refused"] == reason
+        assert json.loads(path.read_text())["transitions"][0]["action"]["args"]["content"] == "nothing of note\n", \
+            "the person's file is left as they wrote it"
 
         path.write_text(json.dumps({**lossy, "transitions": [{**lossy["transitions"][0], "to": "nowhere"}]}))
         reasons = await until(lambda: _more(refusals, 1), "the broken edit's refusal")
@@ -75,6 +79,11 @@ async def test_edits_are_verified_live_and_a_bad_one_never_replaces_the_served_v
 async def _description(runtime: Runtime, program_id: str, text: str):
     program = await runtime.program(program_id)
     return program if program is not None and text in program.description else None
+
+
+async def _file_edit(runtime: Runtime, program_id: str):
+    program = await runtime.program(program_id)
+    return program if program is not None and "file_edit" in program.verification else None
 
 
 async def _more(refusals, count: int):
