@@ -11,31 +11,46 @@ from collections.abc import Sequence
 from textual.content import Content
 
 from app.screens.confirm import ConfirmScreen
+from engine.journal.diff import ReceiptDetail
 from engine.journal.receipt import Receipt
 from engine.journal.task_undo import TaskUndo
 from engine.tasks.task import Task
+
+
+DIFF_LINES = 40
 
 
 def _field(name: str, value: str) -> Content:
     return Content.from_markup("[b]$name[/b] $value", name=f"{name:<8}", value=value)
 
 
-def undo_receipt(receipt: Receipt, restores: Sequence[str], preview: Sequence[str], force: bool) -> ConfirmScreen:
-    """`restores` are the paths its snapshot puts back; `preview` a diff of what the undo changes, if known."""
+def undo_receipt(detail: ReceiptDetail, force: bool) -> ConfirmScreen:
+    """The receipt, the paths its snapshot puts back, later receipts in the way, and the change being undone."""
+    receipt = detail.receipt
     lines = [
         _field("receipt", receipt.id),
         _field("effect", receipt.summary),
-        _field("task", f"{receipt.task_id or '—'} · step {receipt.step_idx if receipt.step_idx is not None else '—'}"),
+        _field("task", f"{receipt.task_id or '—'} · step {receipt.step_idx if receipt.step_idx is not None else '—'}"
+                       + (f" · {detail.task_goal}" if detail.task_goal else "")),
         _field("tier", f"{receipt.tier.value} · {receipt.reversal.value}"),
-        _field("restores", ", ".join(restores) or "(the snapshot lists no paths)"),
+        _field("restores", ", ".join(entry.path for entry in detail.snapshot) or "(the snapshot lists no paths)"),
         Content(""),
     ]
+    for conflict in detail.later:
+        lines.append(Content.from_markup("[b $warning]In the way:[/] $id $summary — $why", id=conflict.receipt_id,
+                                         summary=conflict.summary, why=conflict.why))
     if force:
         lines.append(Content.from_markup(
             "[b $error]Force:[/] a later call that left no snapshot may have changed these paths; that change is lost."))
-    lines.append(Content("Undo puts these paths back exactly as they were before the effect."))
-    if preview:
-        lines += [Content(""), *(_diff_line(line) for line in preview)]
+    lines.append(Content("Undo puts these paths back exactly as they were before the effect, which was:"))
+    for change in detail.changes:
+        lines.append(Content.from_markup("[b]$path[/b] $note", path=change.path, note=change.note))
+        if change.binary:
+            lines += [Content(f"  {side}: {content.size} bytes, sha256 {content.sha256[:16]}…")
+                      for side, content in (("before", change.before), ("after", change.after)) if content]
+        lines += [_diff_line(line) for line in change.lines[:DIFF_LINES]]
+        if len(change.lines) > DIFF_LINES:
+            lines.append(Content(f"… {len(change.lines) - DIFF_LINES} more lines (Enter on the receipt shows them all)"))
     verb = "force undo" if force else "undo"
     return ConfirmScreen(f"{verb.capitalize()} {receipt.summary}?", lines, verb=verb, danger=force)
 

@@ -40,7 +40,6 @@ from engine import specfile
 from engine.demo_site import DemoSite
 from engine.envs.web import browser_problem
 from engine.errors import WardenError
-from engine.envs.workspace import snapshot
 from engine.events.records import ApprovalRequested, ProgramRejected, ReplayStarted, StateChecked
 from engine.journal.task_undo import plan
 from engine.gate.policy import Policy
@@ -400,9 +399,8 @@ class WardenApp(App[int]):
             self.notify(f"{receipt.id} ({receipt.summary}) is {receipt.reversal.value}: there is nothing to undo.",
                         severity="warning")
             return
-        saved = Path(receipt.snapshot_path)
-        restores = snapshot.paths(saved) if (saved / "manifest.json").exists() else []
-        if await self.push_screen_wait(confirmations.undo_receipt(receipt, restores, (), message.force)):
+        detail = await self.reader.receipt_detail(receipt.id)
+        if await self.push_screen_wait(confirmations.undo_receipt(detail, message.force)):
             undone = await self.engine.call(lambda rt: rt.undo(receipt.id, message.force))
             self.notify(f"Undid {undone.summary}.")
 
