@@ -34,6 +34,7 @@ from widgets.graph_layout import Drawing, Part, Tag, action_words, draw, guard_w
 SAW_WIDTH = 60
 SIDE_WIDTH = 110
 TITLE_ROWS = 2
+REVEAL_WIDTH = 24
 CACHED = 32
 
 
@@ -199,7 +200,10 @@ class ProgramGraph(Widget, can_focus=True):
         self._redraw()
 
     def on_resize(self, event: events.Resize) -> None:
+        """The detail goes beside the drawing when there is room; the selected state stays in view (a pane
+        shown again after a replay moved on, e.g. a tab, has its size only now)."""
         self.set_class(event.size.width >= SIDE_WIDTH, "-side")
+        self._reveal()
 
     def show_program(self, program: Program | None) -> None:
         self.program = program
@@ -391,13 +395,17 @@ class ProgramGraph(Widget, can_focus=True):
         self.query_one("#graph-detail-text", Static).update(self.details())
 
     def _reveal(self) -> None:
-        """Scroll the drawing so the selected state's box is in view."""
+        """Scroll the drawing so the start of the selected state's box (its mark and id) is in view, once a new
+        drawing has its size."""
+        self.call_after_refresh(self._scroll_to_selected)
+
+    def _scroll_to_selected(self) -> None:
         if not self.is_mounted or self.program is None or self.selected is None:
             return
         box = drawing_of(self.program).boxes.get(self.selected)
         if box is not None:
-            self.query_one("#graph-scroll").scroll_to_region(
-                Region(box.x, box.y + TITLE_ROWS, box.width, box.height), animate=False, immediate=True)
+            start = Region(box.x, box.y + TITLE_ROWS, min(box.width, REVEAL_WIDTH), box.height)
+            self.query_one("#graph-scroll").scroll_to_region(start, animate=False, immediate=True)
 
     def _showing(self, program_id: str) -> bool:
         return self.program is not None and self.program.id == program_id
@@ -406,10 +414,11 @@ class ProgramGraph(Widget, can_focus=True):
         self._redraw()
 
     def on_focus(self) -> None:
-        self._redraw()
+        """Focus handlers run before Textual's own sets `has_focus`: redraw the cursor's box after it."""
+        self.call_later(self._redraw)
 
     def on_blur(self) -> None:
-        self._redraw()
+        self.call_later(self._redraw)
 
     def _choose(self, state_id: str | None) -> None:
         if self.program is None or state_id is None:
