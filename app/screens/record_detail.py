@@ -29,6 +29,7 @@ from engine.tools.call import ToolCall
 
 Detail = TypeVar("Detail")
 MARK = "bold $text-warning on $warning-muted"
+PANE_KEYS = "a,d,u,U,ctrl+u,c,b,z"  # keys that act on a pane's highlighted row: not while a detail is shown
 FIRST_KEYS = ("path", "src", "dst", "url", "method", "command", "target", "selector", "key", "label", "name")
 
 
@@ -154,7 +155,10 @@ class DetailScreen(Screen[Any], Generic[Detail]):
     """Shows one record, fetched by `fetch` and drawn by `render_detail`; `escape` closes it."""
 
     KIND = "record"
-    BINDINGS = [Binding("escape", "close", "Close", id="warden.detail.close")]
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="warden.detail.close"),
+        Binding(PANE_KEYS, "pane_key", show=False, id="warden.detail.pane_keys"),
+    ]
     DEFAULT_CSS = """
     DetailScreen { background: $background; }
     DetailScreen #detail-title { height: 1; padding: 0 1; background: $panel; color: $text; text-style: bold; }
@@ -213,6 +217,10 @@ class DetailScreen(Screen[Any], Generic[Detail]):
 
     def shown(self, detail: Detail) -> None:
         """Called once the detail's widgets are mounted (for widgets fed after mounting)."""
+
+    def action_pane_key(self) -> None:
+        """A key that acts on a pane's highlighted row would act on a record out of sight: it waits."""
+        self.notify("That key acts on the panes: close this view (esc) first.", severity="warning")
 
     def action_close(self) -> None:
         self.dismiss(None)

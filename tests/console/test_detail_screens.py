@@ -172,9 +172,13 @@ async def test_receipt_detail_shows_the_diff_the_snapshot_and_a_later_conflict(t
         assert "reversal  reversible" in text and "step  0 (done)" in text
         assert f"{second}  append to notes.txt  touches the same paths: notes.txt" in text
 
+        await pilot.press("u", "a")
+        await pilot.pause()
+        assert app.screen is screen, "keys that act on a pane's row wait until the detail is closed"
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, DetailScreen), "the detail to close")
         assert (workspace / "notes.txt").read_text(encoding="utf-8") == "one\nthree\nfour\n"
+        assert query(home, "SELECT DISTINCT reversal FROM receipts") == [("reversible",)]
 
 
 async def test_task_detail_shows_its_timeline_and_budget(tmp_path: Path) -> None:
