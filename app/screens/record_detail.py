@@ -191,7 +191,7 @@ class DetailScreen(Screen[Any], Generic[Detail]):
             return
         try:
             detail = await self.fetch(reader)
-        except (WardenError, LookupError) as exc:
+        except (WardenError, LookupError, OSError, ValueError) as exc:
             await self._fill([Static(Content(f"Cannot show {self.KIND} {self.record_id}: {exc}"),
                                      classes="detail-error")])
             return

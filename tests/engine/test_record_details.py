@@ -102,6 +102,20 @@ async def test_receipt_detail_diffs_its_snapshot_and_names_later_receipts_in_the
     assert written.note == "what was there before was not kept" and "+four" in written.lines
 
 
+async def test_a_shell_receipt_is_diffed_file_by_file_against_its_workspace_snapshot(runtime, run_approving, ws) -> None:
+    (ws / "sub").mkdir()
+    (ws / "sub" / "b.txt").write_text("b\n")
+    task = await run_approving(runtime, TaskSpec("Shuffle files", learn=False, agent=scripted([
+        ToolCall("shell.run", {"command": "echo more >> README.md; rm sub/b.txt; echo new > c.txt"})])))
+    [receipt] = await runtime.journal.for_task(task.id)
+    detail = await runtime.receipt_detail(receipt.id)
+    assert [(entry.path, entry.kind) for entry in detail.snapshot] == [(".", "directory")]
+    changed = {change.path: change for change in detail.changes}
+    assert sorted(changed) == ["README.md", "c.txt", "sub/b.txt"]
+    assert "+more" in changed["README.md"].lines and changed["README.md"].lines[1] == "+++ b/README.md (now)"
+    assert changed["c.txt"].before is None and changed["sub/b.txt"].after is None
+
+
 async def test_task_timeline_times_each_event_from_queueing_and_names_who_approved(runtime, ws) -> None:
     task = await runtime.submit(TaskSpec("Delete the scratch file", learn=False, budget=Budget(steps=4),
                                          agent=scripted([ToolCall("fs.delete", {"path": "scratch.txt"})])))
