@@ -84,7 +84,7 @@ class WardenApp(App[int]):
         *(Binding(str(n), f"show_pane('{pane}')", TITLES[pane], id=f"warden.pane.{pane}", show=False)
           for n, pane in enumerate(PANES, 1)),
         Binding("p", "show_policy", "Policy", id="warden.policy"),
-        Binding("l", "show_errors", "Errors", id="warden.errors", show=False),
+        Binding("exclamation_mark", "show_errors", "Errors", id="warden.errors", show=False),
         Binding("t", "next_theme", "Theme", id="warden.theme"),
         Binding("question_mark", "show_help", "Help", id="warden.help"),
         Binding("q", "quit", "Quit", id="warden.quit"),
@@ -228,13 +228,14 @@ class WardenApp(App[int]):
         gc.set_threshold(10_000, 10, 10)
 
     def _served(self, job) -> None:
-        """On the engine's thread: serving ended. Unless the console is closing, the engine has stopped."""
+        """Serving ended (called on the engine's thread, or on this one if it ended before the callback was set):
+        unless the console is closing, the engine has stopped."""
         if job.cancelled() or not self.is_running:
             return
         error = job.exception()
         why = "it finished serving" if error is None else (
             str(error) if isinstance(error, WardenError) else f"{type(error).__name__}: {error}")
-        self.call_from_thread(self.post_message, EngineStopped(why))
+        self.post_message(EngineStopped(why))  # thread-safe, and this may run on either thread
 
     def on_engine_stopped(self, message: EngineStopped) -> None:
         self.query_one(StatusLine).stopped(message.why)
@@ -596,7 +597,7 @@ class WardenApp(App[int]):
         if screen.maximized is not None:
             screen.minimize()
         elif (pane := self.pane_of(self.focused)) is not None:
-            screen.maximize(self._pane_widget(pane), container=False)
+            screen.maximized = self._pane_widget(pane)
 
     def action_show_policy(self) -> None:
         if self.policy is not None:

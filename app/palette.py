@@ -28,7 +28,7 @@ COMMANDS = (
     ("Focus programs", "show_pane('programs')", "Move to stored programs (4)"),
     ("Zoom the focused pane", "zoom", "Give the focused pane the whole screen, or restore the panes (z)"),
     ("Show the policy", "show_policy", "The policy the gate was started with (read-only)"),
-    ("Show the error log", "show_errors", "Every error met this session, oldest first (l)"),
+    ("Show the error log", "show_errors", "Every error met this session, oldest first (!)"),
     ("Show help", "show_help", "What each pane is for and every key (?)"),
     ("Next theme", "next_theme", "Cycle warden-dark, warden-light and warden-high-contrast (t)"),
 )

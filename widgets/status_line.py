@@ -1,7 +1,7 @@
 """The status line: whether the engine is running, and if it stopped, why; what waits for a person; the last error.
 
 It is always on screen, so a console whose engine died never looks like one that is merely idle, and an
-error outlives its toast (`l` opens the whole error log).
+error outlives its toast (`!` opens the whole error log).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class StatusLine(Widget):
             calls = "call waits" if self.waiting == 1 else "calls wait"
             parts.append(Content.from_markup(f"[b $warning]$n {calls} for approval[/]", n=str(self.waiting)))
         if self.errors:
-            parts.append(Content.from_markup("[$error]$n error$s[/] · last: $last · [b]l[/] log",
+            parts.append(Content.from_markup("[$error]$n error$s[/] · last: $last · [b]![/] log",
                                              n=str(self.errors), s="" if self.errors == 1 else "s",
                                              last=self.last_error))
         return Content(" · ").join(parts)

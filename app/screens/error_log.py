@@ -34,7 +34,7 @@ def log_lines(errors: Sequence[LoggedError]) -> Content:
 
 
 class ErrorLogScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,l,q", "dismiss", "Close", id="errors.close")]
+    BINDINGS = [Binding("escape,exclamation_mark,q", "dismiss", "Close", id="errors.close")]
     DEFAULT_CSS = """
     ErrorLogScreen { align: center middle; }
     ErrorLogScreen > VerticalScroll {

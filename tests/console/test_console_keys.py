@@ -110,7 +110,7 @@ async def test_an_engine_that_stops_says_so_in_the_status_line_and_the_log(tmp_p
         await until(pilot, lambda: status.has_class("-stopped"), "the status line to say the engine stopped")
         line = str(status.render())
         assert "engine stopped" in line and "database disk image is malformed" in line
-        await pilot.press("l")
+        await pilot.press("exclamation_mark")
         await until(pilot, lambda: isinstance(app.screen, ErrorLogScreen), "the error log")
         assert "database disk image is malformed" in str(app.screen.query_one("#error-log", Static).render())
 
@@ -124,7 +124,7 @@ async def test_below_100_columns_the_panes_are_tabs(tmp_path: Path) -> None:
         assert tasks.region.width == 80
         await pilot.press("3")
         await pilot.pause()
-        assert journal.display and not tasks.display and journal.has_focus
+        assert journal.display and not tasks.display and app.pane_of(app.focused) == "journal"
         await pilot.press("tab")
         await pilot.pause()
         assert app.query_one("#programs-pane").display and not journal.display

@@ -1,4 +1,5 @@
-"""`warden demo` in a real terminal (tmux): approve with `a`, undo with `u`, check the file's bytes."""
+"""`warden demo` in a real terminal (tmux): approve with `a`, find the receipt with `/`, undo it with `u` after
+confirming, and check the file's bytes. Keys that name panes (`2`, `3`) work at any terminal size."""
 
 from __future__ import annotations
 
@@ -15,13 +16,13 @@ def tmux(*args: str) -> str:
     return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
 
 
-def wait_for(condition, what: str, seconds: float = 30.0) -> None:
+def wait_for(condition, what: str, screen, seconds: float = 30.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():
             return
         time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+    raise AssertionError(f"timed out waiting for {what}; the terminal showed:\n{screen()}")
 
 
 def test_demo_in_tmux(tmp_path: Path) -> None:
@@ -31,23 +32,30 @@ def test_demo_in_tmux(tmp_path: Path) -> None:
     command = f"{warden if warden.exists() else 'warden'} demo --pace 0 --home {home}"
     tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "48", command)
     screen = lambda: tmux("capture-pane", "-p", "-t", session)  # noqa: E731
+    keys = lambda *typed: tmux("send-keys", "-t", session, *typed)  # noqa: E731
     scratch = home / "workspace" / "scratch.txt"
     try:
-        wait_for(lambda: "fs.delete" in screen() and "nothing waiting" not in screen(), "the pending approval")
-        for pane in ("Tasks", "Approvals", "Journal", "Programs"):
-            assert pane in screen()
+        wait_for(lambda: "1 call waits for approval" in screen(), "the pending approval", screen)
         assert scratch.read_bytes() == SCRATCH_BYTES
-        tmux("send-keys", "-t", session, "a")
-        wait_for(lambda: not scratch.exists(), "the approved delete")
-        wait_for(lambda: "nothing waiting" in screen(), "the approvals pane to empty")
-        tmux("send-keys", "-t", session, "Tab", "Tab")
-        time.sleep(0.3)
-        tmux("send-keys", "-t", session, *["Up"] * 12, "u")
-        wait_for(scratch.exists, "undo to restore scratch.txt")
+        keys("2")
+        wait_for(lambda: "fs.delete" in screen(), "the approvals pane", screen)
+        keys("a")
+        wait_for(lambda: not scratch.exists(), "the approved delete", screen)
+        wait_for(lambda: "waits for approval" not in screen(), "nothing left waiting", screen)
+
+        keys("3", "/")
+        keys("-l", "delete scratch")
+        keys("Enter")
+        wait_for(lambda: 'filtered: "delete scratch" · 1 of' in screen(), "the journal filtered to one receipt", screen)
+        keys("u")
+        wait_for(lambda: "Undo delete scratch.txt?" in screen(), "the undo confirmation", screen)
+        assert not scratch.exists(), "nothing is undone before the person confirms"
+        keys("y")
+        wait_for(scratch.exists, "undo to restore scratch.txt", screen)
         assert scratch.read_bytes() == SCRATCH_BYTES
-        wait_for(lambda: "reversed" in screen(), "the journal to show the receipt reversed")
-        tmux("send-keys", "-t", session, "q")
+        wait_for(lambda: "reversed" in screen(), "the journal to show the receipt reversed", screen)
+        keys("q")
         gone = lambda: subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode != 0  # noqa: E731
-        wait_for(gone, "the console to quit", 10)
+        wait_for(gone, "the console to quit", screen, 10)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
