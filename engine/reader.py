@@ -55,6 +55,33 @@ class Records:
     async def receipts(self, limit: int = 200) -> list[Receipt]:
         return await self.journal.receipts(limit) if self.journal else []
 
+    async def task_page(self, offset: int, limit: int, text: str = "") -> tuple[list[Task], int]:
+        """A page of tasks newest first, and how many match `text` in all: the console pages through these."""
+        return await self.queue.page(offset, limit, text)
+
+    async def task_place(self, task_id: str, text: str = "") -> int | None:
+        return await self.queue.place(task_id, text)
+
+    async def task_count(self, text: str = "") -> int:
+        return await self.queue.count(text)
+
+    async def listed_tasks(self, task_ids: list[str]) -> list[Task]:
+        """These tasks as a page lists them (with when each started), read in one query."""
+        return await self.queue.listed(task_ids)
+
+    async def receipt_page(self, offset: int, limit: int, text: str = "") -> tuple[list[Receipt], int]:
+        """A page of receipts newest first, and how many match `text` in all (none when recovery is off)."""
+        return await self.journal.page(offset, limit, text) if self.journal else ([], 0)
+
+    async def receipt_place(self, receipt_id: str, text: str = "") -> int | None:
+        return await self.journal.place(receipt_id, text) if self.journal else None
+
+    async def receipt_count(self, text: str = "") -> int:
+        return await self.journal.count(text) if self.journal else 0
+
+    async def listed_receipts(self, receipt_ids: list[str]) -> list[Receipt]:
+        return await self.journal.listed(receipt_ids) if self.journal else []
+
     async def programs(self) -> list[Program]:
         return await self.corpus.all()
 

@@ -1,4 +1,6 @@
-"""The journal pane: one receipt per effect, with its tier and whether it can still be undone."""
+"""The journal pane: one receipt per effect, newest first, with when it happened, its tier and whether it
+can still be undone. It pages through the database: every receipt is reachable, and the subtitle counts
+them all."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ from textual.content import Content
 from textual.message import Message
 
 from engine.journal.receipt import Receipt, Reversal
+from engine.tier import Tier
+from widgets.record_rows import Column, Row
 from widgets.record_table import RecordTable
+from widgets.record_time import clock
 
 
 REVERSAL = {
@@ -19,13 +24,21 @@ REVERSAL = {
     Reversal.REVERSED: "[$accent]↺ reversed[/]",
     Reversal.IRRECOVERABLE: "[$error]irrecoverable[/]",
 }
+TIER = {Tier.LOCAL_REVERSIBLE: "local", Tier.RUNTIME_COMPENSABLE: "runtime", Tier.EXTERNALLY_IRREVERSIBLE: "external"}
 
 
 class ReceiptJournal(RecordTable):
-    COLUMNS = ("receipt", ("reversal", 13), "effect", "tier", "task")
+    COLUMNS = (
+        Column("receipt", 12),
+        Column("time", 8),
+        Column("reversal", 13),
+        Column("tier", 8, shown_from=100),
+        Column("effect", least=12),
+        Column("task", 10, shown_from=80),
+    )
     EMPTY = "no effects yet"
-    NEWEST_FIRST = True
-    LIMIT = 200
+    NOUNS = ("receipt", "receipts")
+    PAGED = True
 
     @dataclass
     class UndoRequested(Message):
@@ -37,19 +50,30 @@ class ReceiptJournal(RecordTable):
     def request_undo(self, force: bool = False) -> bool:
         return self.request(lambda receipt_id: self.UndoRequested(receipt_id, force))
 
-    def show_receipts(self, receipts: list[Receipt]) -> None:
-        """The newest receipts, newest first."""
-        self.show((receipt.id, self.cells(receipt), receipt.created_at) for receipt in receipts)
+    def update_receipt(self, receipt: Receipt, new: bool = False) -> None:
+        """The receipt changed (`new`: it was just written); only its line is redrawn."""
+        self.update_row(self.row_of(receipt), new)
 
-    def update_receipt(self, receipt: Receipt) -> None:
-        self.upsert(receipt.id, self.cells(receipt), receipt.created_at)
+    async def fetch_page(self, offset: int, limit: int, text: str) -> tuple[list[Row], int]:
+        receipts, total = await self.records.receipt_page(offset, limit, text)
+        return [self.row_of(receipt) for receipt in receipts], total
+
+    async def fetch_place(self, key: str, text: str) -> int | None:
+        return await self.records.receipt_place(key, text)
+
+    async def fetch_count(self, text: str) -> int:
+        return await self.records.receipt_count(text)
+
+    def row_of(self, receipt: Receipt) -> Row:
+        return Row(receipt.id, self.cells(receipt), receipt.created_at)
 
     @staticmethod
-    def cells(receipt: Receipt) -> tuple:
+    def cells(receipt: Receipt) -> tuple[Content, ...]:
         return (
-            receipt.id,
+            Content(receipt.id),
+            Content(clock(receipt.created_at)),
             Content.from_markup(REVERSAL[receipt.reversal]),
-            receipt.summary if len(receipt.summary) <= 44 else receipt.summary[:43] + "…",
-            receipt.tier.value,
-            receipt.task_id or "",
+            Content(TIER.get(receipt.tier, receipt.tier.value)),
+            Content(receipt.summary),
+            Content(receipt.task_id or ""),
         )

@@ -1,18 +1,23 @@
-"""The task queue pane: every task of the home, its status, where it acts, and what serves it.
+"""The task queue pane: every task of the home, newest first, its status, when it was queued and how long
+it ran, where it acts, and what serves it.
 
 A task that succeeded with no evaluator to check it is shown as unchecked, not done: nothing
-but the agent's word says it reached its goal.
+but the agent's word says it reached its goal. The pane pages through the database, so a home of
+any size opens at once and every task is reachable; a running task's time ticks.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from textual.content import Content
 from textual.message import Message
 
 from engine.tasks.task import Task, TaskStatus
+from widgets.record_rows import Column, Row
 from widgets.record_table import RecordTable
+from widgets.record_time import clock, span
 
 STATUS = {
     TaskStatus.QUEUED: "[$text-muted]· queued[/]",
@@ -28,8 +33,18 @@ UNCHECKED = "[$text-muted]✔ unchecked[/]"
 
 
 class TaskQueue(RecordTable):
-    COLUMNS = ("task", ("status", 11), "mode", "where", "goal")
+    COLUMNS = (
+        Column("task", 10),
+        Column("status", 11),
+        Column("mode", 6, shown_from=100),
+        Column("where", 10, shown_from=90),
+        Column("goal", least=12),
+        Column("queued", 8),
+        Column("took", 7),
+    )
     EMPTY = "no tasks · warden submit FILE queues some"
+    NOUNS = ("task", "tasks")
+    PAGED = True
 
     @dataclass
     class CancelRequested(Message):
@@ -43,28 +58,72 @@ class TaskQueue(RecordTable):
 
         task_id: str
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._ticking: dict[str, Task] = {}
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(1.0, self._tick)
+
     def request_cancel(self) -> bool:
         return self.request(self.CancelRequested)
 
     def request_budget_raise(self) -> bool:
         return self.request(self.BudgetRaiseRequested)
 
-    def show_tasks(self, tasks: list[Task]) -> None:
-        self.show((task.id, self.cells(task), task.created_at) for task in tasks)
+    def update_task(self, task: Task, new: bool = False) -> None:
+        """The task changed (`new`: it was just queued); only its line is redrawn."""
+        self.update_row(self.row_of(task), new)
 
-    def update_task(self, task: Task) -> None:
-        self.upsert(task.id, self.cells(task), task.created_at)
+    async def fetch_page(self, offset: int, limit: int, text: str) -> tuple[list[Row], int]:
+        tasks, total = await self.records.task_page(offset, limit, text)
+        return [self.row_of(task) for task in tasks], total
+
+    async def fetch_place(self, key: str, text: str) -> int | None:
+        return await self.records.task_place(key, text)
+
+    async def fetch_count(self, text: str) -> int:
+        return await self.records.task_count(text)
+
+    def row_of(self, task: Task) -> Row:
+        if task.status is TaskStatus.RUNNING:
+            self._ticking[task.id] = task
+        else:
+            self._ticking.pop(task.id, None)
+        return Row(task.id, self.cells(task), task.created_at)
+
+    def _tick(self) -> None:
+        """Redraw the time of each running task on screen (its line alone)."""
+        for task_id, task in list(self._ticking.items()):
+            if self.body.row(task_id) is None:
+                del self._ticking[task_id]
+            else:
+                self.body.put(Row(task.id, self.cells(task), task.created_at))
 
     @staticmethod
-    def cells(task: Task) -> tuple:
+    def cells(task: Task) -> tuple[Content, ...]:
         unchecked = task.status is TaskStatus.SUCCEEDED and task.spec.evaluator is None
         return (
-            task.id,
+            Content(task.id),
             Content.from_markup(UNCHECKED if unchecked else STATUS[task.status]),
-            task.mode.value if task.mode else "",
-            where(task),
-            task.goal if not task.error else f"{task.goal} — {task.error}",
+            Content(task.mode.value if task.mode else ""),
+            Content(where(task)),
+            Content(task.goal if not task.error else f"{task.goal} — {task.error}"),
+            Content(clock(task.created_at)),
+            took(task),
         )
+
+
+def took(task: Task) -> Content:
+    """How long it ran: start to finish, or start to now (marked `…`) while it runs."""
+    if task.started_at is None:
+        return Content("")
+    if task.status is TaskStatus.RUNNING:
+        return Content.styled(span(time.time() - task.started_at) + "…", "$accent")
+    if task.status.finished or task.status is TaskStatus.PAUSED:
+        return Content(span(task.updated_at - task.started_at))
+    return Content("")
 
 
 def where(task: Task) -> str:

@@ -21,9 +21,13 @@ from engine.envs.environment import Environment
 from engine.errors import WardenError
 from engine.journal.receipt import Receipt, Reversal, SnapshotKind
 from engine.store import Store
+from engine.store.matching import containing
 from engine.tier import Tier
 from engine.tools.call import ToolCall
 from engine.tools.registry import Tool
+
+
+RECEIPT_WORDS = ("r.id", "r.summary", "r.call", "r.tier", "r.reversal", "r.task_id", "r.env")
 
 
 class UndoError(WardenError):
@@ -131,6 +135,43 @@ class Journal:
 
     async def receipts(self, limit: int = 200) -> list[Receipt]:
         rows = await self._store.fetchall("SELECT * FROM receipts ORDER BY created_at DESC, rowid DESC LIMIT ?", (limit,))
+        return [Receipt.from_row(row) for row in rows]
+
+    async def page(self, offset: int, limit: int, text: str = "") -> tuple[list[Receipt], int]:
+        """Receipts newest first from `offset`, and how many match in all (one statement, so the two agree).
+        `text` keeps only receipts whose id, summary, call, tier, reversal, task or environment contain it,
+        in any case (ASCII)."""
+        matching, params = containing(text, RECEIPT_WORDS)
+        rows = await self._store.fetchall(
+            f"SELECT r.*, (SELECT COUNT(*) FROM receipts r WHERE {matching}) AS total FROM receipts r"
+            f" WHERE {matching} ORDER BY r.created_at DESC, r.rowid DESC LIMIT ? OFFSET ?",
+            (*params, *params, limit, offset))
+        if not rows:
+            return [], await self.count(text)
+        return [Receipt.from_row(row) for row in rows], rows[0]["total"]
+
+    async def count(self, text: str = "") -> int:
+        """How many receipts `page` would list for `text`."""
+        matching, params = containing(text, RECEIPT_WORDS)
+        row = await self._store.fetchone(f"SELECT COUNT(*) AS n FROM receipts r WHERE {matching}", params)
+        return row["n"]
+
+    async def place(self, receipt_id: str, text: str = "") -> int | None:
+        """Where the receipt stands in `page`'s order (0 is the newest); None when it is not listed."""
+        matching, params = containing(text, RECEIPT_WORDS)
+        row = await self._store.fetchone(
+            f"SELECT (SELECT COUNT(*) FROM receipts r WHERE {matching} AND (r.created_at > me.created_at"
+            " OR r.created_at = me.created_at AND r.rowid > me.rowid)) AS n,"
+            f" (SELECT COUNT(*) FROM receipts r WHERE r.id = me.id AND {matching}) AS listed"
+            " FROM receipts me WHERE me.id = ?", (*params, *params, receipt_id))
+        return row["n"] if row is not None and row["listed"] else None
+
+    async def listed(self, receipt_ids: list[str]) -> list[Receipt]:
+        """These receipts, in no particular order (one query however many)."""
+        if not receipt_ids:
+            return []
+        marks = ", ".join("?" * len(receipt_ids))
+        rows = await self._store.fetchall(f"SELECT * FROM receipts WHERE id IN ({marks})", receipt_ids)
         return [Receipt.from_row(row) for row in rows]
 
     async def for_task(self, task_id: str) -> list[Receipt]:

@@ -15,6 +15,7 @@ import aiosqlite
 
 from engine.agents.agent import Outcome, Turn
 from engine.store import Store
+from engine.store.matching import containing
 from engine.tasks.budget import Budget, Spent
 from engine.tasks.claim import Claim, LeaseLost
 from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
@@ -22,6 +23,8 @@ from engine.tools.call import ToolCall
 
 
 SETTLED = ("done", "failed", "blocked", "denied")
+STARTED = "(SELECT MIN(e.at) FROM task_events e WHERE e.task_id = t.id AND e.kind = 'TaskStarted')"
+TASK_WORDS = ("t.id", "t.goal", "t.status", "t.mode", "t.program_id", "t.error", "t.env")
 
 
 class TaskQueue:
@@ -60,6 +63,44 @@ class TaskQueue:
 
     async def all(self) -> list[Task]:
         rows = await self._store.fetchall("SELECT * FROM tasks ORDER BY created_at, rowid")
+        return [Task.from_row(row) for row in rows]
+
+    async def page(self, offset: int, limit: int, text: str = "") -> tuple[list[Task], int]:
+        """Tasks newest first from `offset`, each with when it started, and how many match in all (one
+        statement, so the two agree). `text` keeps only tasks whose id, goal, status, mode, program, error
+        or environment contain it, in any case (ASCII)."""
+        matching, params = containing(text, TASK_WORDS)
+        rows = await self._store.fetchall(
+            f"SELECT t.*, {STARTED} AS started_at, (SELECT COUNT(*) FROM tasks t WHERE {matching}) AS total"
+            f" FROM tasks t WHERE {matching} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?",
+            (*params, *params, limit, offset))
+        if not rows:
+            return [], await self.count(text)
+        return [Task.from_row(row) for row in rows], rows[0]["total"]
+
+    async def count(self, text: str = "") -> int:
+        """How many tasks `page` would list for `text`."""
+        matching, params = containing(text, TASK_WORDS)
+        row = await self._store.fetchone(f"SELECT COUNT(*) AS n FROM tasks t WHERE {matching}", params)
+        return row["n"]
+
+    async def place(self, task_id: str, text: str = "") -> int | None:
+        """Where the task stands in `page`'s order (0 is the newest); None when it is not listed."""
+        matching, params = containing(text, TASK_WORDS)
+        row = await self._store.fetchone(
+            f"SELECT (SELECT COUNT(*) FROM tasks t WHERE {matching} AND (t.created_at > me.created_at"
+            " OR t.created_at = me.created_at AND t.rowid > me.rowid)) AS n,"
+            f" (SELECT COUNT(*) FROM tasks t WHERE t.id = me.id AND {matching}) AS listed"
+            " FROM tasks me WHERE me.id = ?", (*params, *params, task_id))
+        return row["n"] if row is not None and row["listed"] else None
+
+    async def listed(self, task_ids: list[str]) -> list[Task]:
+        """These tasks as `page` gives them (with when each started), in no particular order."""
+        if not task_ids:
+            return []
+        marks = ", ".join("?" * len(task_ids))
+        rows = await self._store.fetchall(f"SELECT t.*, {STARTED} AS started_at FROM tasks t WHERE t.id IN ({marks})",
+                                          task_ids)
         return [Task.from_row(row) for row in rows]
 
     async def claim(self, runner: str, task_id: str | None = None) -> Task | None:

@@ -130,6 +130,8 @@ class Task:
     claimed_by: str | None = field(default=None, compare=False)
     epoch: int = field(default=0, compare=False)
     env: str | None = field(default=None, compare=False)
+    started_at: float | None = field(default=None, compare=False)
+    """When it first started running; only listings read it (None otherwise, and before it starts)."""
 
     @property
     def goal(self) -> str:
@@ -149,4 +151,5 @@ class Task:
             claimed_by=row["claimed_by"],
             epoch=row["epoch"],
             env=row["env"],
+            started_at=row["started_at"] if "started_at" in row.keys() else None,
         )

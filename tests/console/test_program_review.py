@@ -79,7 +79,7 @@ async def test_accept_then_discard_a_held_program(tmp_path: Path) -> None:
         programs = app.query_one(ProgramList)
         await until(pilot, lambda: programs.row_count == 2, "both programs")
         assert "? unverified" in str(programs.get_row(HELD)[0])
-        assert subtitle(app) == "2 · 1 waiting to be accepted"
+        assert subtitle(app) == "2 programs · 1 waiting to be accepted"
 
         await highlight(pilot, programs, SHIPPED_ID)
         await pilot.press("a")
@@ -105,7 +105,7 @@ async def test_accept_then_discard_a_held_program(tmp_path: Path) -> None:
         await until(pilot, lambda: status(home, HELD) == [("accepted", operator())], "the program to be accepted")
         await until(pilot, lambda: "accepted" in str(programs.get_row(HELD)[0]), "the row to say accepted")
         await until(pilot, lambda: f"Accepted {HELD}: it is served from now on." in notes, "ProgramAccepted")
-        assert subtitle(app) == "2"
+        assert subtitle(app) == "2 programs"
 
         assert programs.selected_key == HELD
         await pilot.press("x")
@@ -125,7 +125,7 @@ async def test_accept_then_discard_a_held_program(tmp_path: Path) -> None:
         assert query(home, "SELECT id FROM programs WHERE id = ?", (HELD,)) == []
         assert not (home / "programs" / f"{HELD}.json").exists()
         assert f"Discarded {HELD}; its file is removed." in notes
-        assert subtitle(app) == "1"
+        assert subtitle(app) == "1 program"
         assert status(home, SHIPPED_ID) == [("verified", None)]
 
 
