@@ -59,6 +59,8 @@ from widgets.status_line import EngineState, StatusLine
 from widgets.task_queue import TaskQueue
 
 PANES = ("tasks", "approvals", "journal", "programs")
+RECORD_ACTIONS = frozenset({"approve", "deny", "undo", "undo_task", "force_undo", "cancel_task", "raise_budget", "zoom",
+                            "accept_program", "discard_program", "verify_program", "new_task", "show_pane"})
 TITLES = {"tasks": "Tasks", "approvals": "Approvals", "journal": "Journal", "programs": "Programs"}
 KEYS = {"tasks": "c cancel · U undo task", "approvals": "a approve · d deny", "journal": "u undo · U undo task",
         "programs": "a accept · x discard"}
@@ -143,6 +145,13 @@ class WardenApp(App[int]):
 
     def _pane_widget(self, pane: str) -> Widget:
         return self.query_one("#programs-pane" if pane == "programs" else f"#{pane}")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that act on a pane's highlighted record work only on the main screen: under a confirmation, a
+        form or a detail view they would act on a record out of sight."""
+        if action in RECORD_ACTIONS and len(self.screen_stack) > 1:
+            return False
+        return True
 
     def on_mount(self) -> None:
         self.watch(self.query_one(ProgramList), "summary", self._programs_summary)

@@ -164,3 +164,23 @@ async def test_help_lists_the_keys_as_mapped_and_t_cycles_three_themes(tmp_path:
             await pilot.press("t")
             seen.append(app.theme)
         assert seen[0] == seen[3] and len(set(seen)) == 3 and "warden-high-contrast" in seen
+
+
+async def test_record_keys_do_nothing_under_a_confirmation(tmp_path: Path) -> None:
+    home, ws = tmp_path / "home", tmp_path / "ws"
+    ws.mkdir()
+    (ws / "old.txt").write_text("old\n")
+    app = create_app(home, ws, switches=Switches())
+    async with app.run_test(size=SIZE) as pilot:
+        task = await submit(pilot, app, TaskSpec(goal="Delete old.txt", learn=False, agent=scripted((
+            ToolCall("fs.delete", {"path": "old.txt"}),))))
+        await until(pilot, lambda: app.query_one(ApprovalList).row_count == 1, "the delete to wait for approval")
+        tasks = app.query_one(TaskQueue)
+        tasks.focus()
+        tasks.move_cursor(row=tasks.get_row_index(task.id))
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the cancel confirmation")
+        await pilot.press("a")
+        await pilot.pause(0.3)
+        assert (ws / "old.txt").exists() and query(home, "SELECT status FROM approvals") == [("pending",)]
+        assert isinstance(app.screen, ConfirmScreen)
