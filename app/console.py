@@ -66,6 +66,12 @@ KEYS = {"tasks": "c cancel · U undo task", "approvals": "a approve · d deny", 
         "programs": "a accept · x discard"}
 
 
+REDRAW_EVERY = 0.1
+"""Seconds between two rounds of pane changes while events stream in (`warden bench console`)."""
+NUDGE_AFTER = 0.02
+"""Seconds the reader waits after the engine writes an event, to read those that follow with it."""
+
+
 class WardenApp(App[int]):
     TITLE = "Warden"
     CSS_PATH = STYLESHEET
@@ -110,6 +116,8 @@ class WardenApp(App[int]):
         self.errors: list[LoggedError] = []
         self._changes = Changes()
         self._applying = False
+        self._applied_at = 0.0
+        self._nudging = False
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = THEMES[0].name
@@ -186,7 +194,7 @@ class WardenApp(App[int]):
 
         async def open_runtime() -> Runtime:
             runtime = await Runtime.open(self.home, self.workspace, self.switches, pace=self.pace)
-            runtime.on_publish(lambda: loop.call_soon_threadsafe(self._nudge_reader))
+            runtime.on_publish(lambda: self._published(loop))
             return runtime
 
         engine = EngineThread(open_runtime)
@@ -256,8 +264,17 @@ class WardenApp(App[int]):
         self.query_one(StatusLine).error(message)
         self.notify(message, title=f"{where} failed", severity="error", timeout=8)
 
+    def _published(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the engine's thread, after each event it writes: the reader's tail is woken once for all the
+        events written within `NUDGE_AFTER` (each wake is a query and a hop between threads, and a task
+        writes a dozen events), rather than at its next poll."""
+        if not self._nudging:
+            self._nudging = True
+            loop.call_soon_threadsafe(loop.call_later, NUDGE_AFTER, self._nudge_reader)
+
     def _nudge_reader(self) -> None:
-        """The engine just wrote an event: the reader's tail looks now rather than at its next poll."""
+        """On the console's loop: the reader's tail reads what was written since it last looked."""
+        self._nudging = False
         if self.reader is not None:
             self.reader.nudge()
 
@@ -281,7 +298,7 @@ class WardenApp(App[int]):
             self.notify(f"{event.task_id} waits for approval: {event.reason}", title="approval needed",
                         severity="warning", timeout=8)
         self._changes.note(event, message.at)
-        if not self._changes.empty:
+        if not self._changes.empty and not self._applying:
             self.apply_changes()
 
     def _programs_summary(self, summary: str) -> None:
@@ -300,12 +317,15 @@ class WardenApp(App[int]):
     @work(group="refresh", exit_on_error=False)
     async def apply_changes(self) -> None:
         """Fetch the changed records from the engine and update their rows; events arriving meanwhile
-        are picked up by the same loop, so there is never more than one of these at work."""
+        are picked up by the same loop, so there is never more than one of these at work. Under a stream of
+        events the panes change at most every `REDRAW_EVERY` seconds, each time with all that arrived."""
         if self._applying or self.reader is None:
             return
         self._applying = True
         try:
             while not self._changes.empty:
+                await asyncio.sleep(max(0.0, self._applied_at + REDRAW_EVERY - time.monotonic()))
+                self._applied_at = time.monotonic()
                 batch = self._changes.take()
                 fetched = await batch.fetch(self.reader)
                 self._apply(fetched)

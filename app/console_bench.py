@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -242,8 +242,8 @@ class Drawn:
 
 async def _run_console(home: Path, workspace: Path, options: Options, report: ConsoleReport,
                        progress: Progress) -> None:
-    drawn = Drawn()
-    with drawn.watching():
+    drawn, unfinished = Drawn(), Unfinished(home)
+    with drawn.watching(), closing(unfinished):
         progress("console", 0)
         started = time.perf_counter()
         app = create_app(home, workspace, switches=Switches())
@@ -257,7 +257,7 @@ async def _run_console(home: Path, workspace: Path, options: Options, report: Co
             await pilot.pause(0.2)
             report.keys_idle_ms = await _press_keys(pilot, journal, drawn, options.keys // 2,
                                                     lambda f: progress("keys", f / 2))
-            report.console_s = await _console_throughput(pilot, app, options.throughput_tasks,
+            report.console_s = await _console_throughput(app, unfinished, options.throughput_tasks,
                                                          lambda f: progress("throughput", f))
             busy = asyncio.ensure_future(app.engine.call(
                 lambda rt: rt.submit_all([_trivial(10**6 + n) for n in range(options.throughput_tasks)])))
@@ -265,7 +265,7 @@ async def _run_console(home: Path, workspace: Path, options: Options, report: Co
             report.keys_busy_ms = await _press_keys(pilot, journal, drawn, options.keys,
                                                     lambda f: progress("keys", 0.5 + f / 2))
             await busy
-            await _until(pilot, lambda: _unfinished(home) == 0, 300)
+            await unfinished.wait()
             await _events(pilot, app, home, options, report, progress)
 
 
@@ -298,19 +298,37 @@ async def _press_keys(pilot, journal: ReceiptJournal, drawn: Drawn, count: int,
     return latencies
 
 
-def _unfinished(home: Path) -> int:
-    with sqlite3.connect(home / "warden.db") as db:
-        return db.execute("SELECT COUNT(*) FROM tasks WHERE status IN ('queued', 'running')").fetchone()[0]
+class Unfinished:
+    """Counts the home's queued and running tasks on a connection of its own (read off the app's loop)."""
+
+    def __init__(self, home: Path) -> None:
+        self._db = sqlite3.connect(home / "warden.db", check_same_thread=False)
+
+    async def count(self) -> int:
+        return await asyncio.to_thread(self._count)
+
+    def _count(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM tasks WHERE status IN ('queued', 'running')").fetchone()[0]
+
+    async def wait(self, advance: Callable[[float], None] = lambda done: None, seconds: float = 300) -> None:
+        deadline, first = time.monotonic() + seconds, None
+        while (left := await self.count()) > 0:
+            first = first or left
+            advance(1 - left / first)
+            if time.monotonic() > deadline:
+                raise TimeoutError("the tasks did not finish in time")
+            await asyncio.sleep(0.05)
+        advance(1.0)
+
+    def close(self) -> None:
+        self._db.close()
 
 
-async def _console_throughput(pilot, app, count: int, advance: Callable[[float], None]) -> float:
+async def _console_throughput(app, unfinished: Unfinished, count: int, advance: Callable[[float], None]) -> float:
     """Seconds to submit and run `count` trivial tasks through the console's engine, the console open."""
     started = time.perf_counter()
     await app.engine.call(lambda rt: rt.submit_all([_trivial(10**5 + n) for n in range(count)]))
-    while (left := await asyncio.to_thread(_unfinished, app.home)) > 0:
-        advance(1 - left / count)
-        await asyncio.sleep(0.02)
-    advance(1.0)
+    await unfinished.wait(advance)
     return time.perf_counter() - started
 
 

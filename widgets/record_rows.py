@@ -167,6 +167,8 @@ class RecordRows(ScrollView, can_focus=True):
         self.total = 0
         self.cursor = 0
         self.cursor_key: str | None = None
+        self.most: int | None = None
+        """At most this many rows are held (None: all of them)."""
         self._layout: Layout | None = None
         self._lines: dict[tuple[Row, str, int], Strip] = {}
         self._asked: tuple[int, int] | None = None
@@ -219,9 +221,21 @@ class RecordRows(ScrollView, can_focus=True):
         self._resize()
         top = self.scroll_top
         if 0 < top and place <= top:
-            self.scroll_to(y=top + 1, animate=False, immediate=True)
+            top += 1
+            self.scroll_to(y=top, animate=False, immediate=True)
+        if self.most is not None and len(self.held) > self.most:
+            self._trim(top)
         self._settle()
         self.refresh()
+
+    def _trim(self, top: int) -> None:
+        """Let go of held rows far from both the view and the cursor (arrivals would grow the stretch forever)."""
+        margin = self.most // 4
+        first = max(self.start, min(top, self.cursor) - margin)
+        last = min(self.start + len(self.held), max(top + self.body_height, self.cursor) + margin)
+        self.held = self.held[first - self.start:last - self.start]
+        self.start = first
+        self._index()
 
     def drop(self, key: str) -> None:
         """The record is gone: the rows after it move up, and the cursor, if it was on it, rests on the next."""
@@ -260,7 +274,7 @@ class RecordRows(ScrollView, can_focus=True):
                 self.cursor_key = None
         if self.cursor_key != before:
             self.post_message(self.Highlighted(self, self.cursor_key))
-        self._want(self.cursor, self.cursor)
+        self._want_around(self.cursor)
 
     def move_cursor(self, place: int, scroll: bool = True) -> None:
         """Put the cursor on the record at `place` (clamped)."""
@@ -276,7 +290,7 @@ class RecordRows(ScrollView, can_focus=True):
             self.scroll_to_cursor()
         if changed and row is not None:
             self.post_message(self.Highlighted(self, self.cursor_key))
-        self._want(place, place)
+        self._want_around(place)
 
     def scroll_to_cursor(self) -> None:
         top, height = self.scroll_top, self.body_height
@@ -320,6 +334,11 @@ class RecordRows(ScrollView, can_focus=True):
         self.move_cursor(place)
 
     # Drawing
+
+    def _want_around(self, place: int) -> None:
+        """The cursor's place, and a screen's worth either side, so the next keys need no query."""
+        reach = max(10, self.body_height)
+        self._want(place - reach, place + reach)
 
     def _want(self, first: int, last: int) -> None:
         """Ask for rows in `first..last` that are not held (once per stretch until something is held)."""
@@ -385,7 +404,7 @@ class RecordRows(ScrollView, can_focus=True):
         top = self.scroll_top
         place = top + y - 1
         if place == top:
-            self._want(top, top + self.body_height - 1)
+            self._want(top - self.body_height // 2, top + self.body_height * 3 // 2)
         if place >= self.total:
             if place == 0:
                 return self._strip(Content(" " + self.empty), "record-rows--waiting", width)

@@ -31,6 +31,8 @@ from widgets.record_rows import Column, RecordRows, Row
 Cell = str | Content
 FILTER_PAUSE = 0.15
 """Seconds of no typing before the filter is applied."""
+HELD_AT_MOST = 600
+"""Rows a paged pane holds at most: those around the view and the cursor."""
 RECOUNT_AFTER = 1.0
 """Seconds after the last arrival before a paged pane checks its count against the database."""
 
@@ -98,6 +100,8 @@ class RecordTable(Widget):
         self._recount_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
+        if self.PAGED:
+            self.body.most = HELD_AT_MOST
         yield self.body
         yield self.bar
 
