@@ -66,9 +66,9 @@ KEYS = {"tasks": "c cancel · U undo task", "approvals": "a approve · d deny", 
         "programs": "a accept · x discard"}
 
 
-REDRAW_EVERY = 0.1
+REDRAW_EVERY = 0.05
 """Seconds between two rounds of pane changes while events stream in (`warden bench console`)."""
-NUDGE_AFTER = 0.02
+NUDGE_AFTER = 0.01
 """Seconds the reader waits after the engine writes an event, to read those that follow with it."""
 
 
@@ -328,6 +328,8 @@ class WardenApp(App[int]):
                 self._applied_at = time.monotonic()
                 batch = self._changes.take()
                 fetched = await batch.fetch(self.reader)
+                if not self.is_running:
+                    return
                 self._apply(fetched)
                 self.latencies.extend(time.time() - at for at in batch.times)
         finally:

@@ -372,6 +372,14 @@ class RecordRows(ScrollView, can_focus=True):
         super().notify_style_update()
         self._lines.clear()
 
+    def on_focus(self) -> None:
+        self._lines.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._lines.clear()
+        self.refresh()
+
     def _refresh_place(self, place: int) -> None:
         line = place - self.scroll_top + 1
         if 1 <= line < self.size.height:

@@ -16,6 +16,7 @@ from engine.tier import Tier
 from engine.tools.call import ToolCall
 from tests.console.test_demo_flow import query, until
 from widgets.approval_list import ApprovalList
+from widgets.program_list import ProgramList
 from widgets.receipt_journal import ReceiptJournal
 from widgets.record_rows import RecordRows
 from widgets.task_queue import TaskQueue
@@ -198,6 +199,15 @@ async def test_filter_on_tasks_and_approvals_and_the_approval_call_keeps_its_pat
         await pilot.press("escape")
         await until(pilot, lambda: tasks.row_count == 2, "both tasks again")
         assert query(home, "SELECT COUNT(*) FROM approvals WHERE status = 'pending'") == [(2,)], "nothing was decided"
+
+        programs = app.query_one(ProgramList)
+        await until(pilot, lambda: programs.row_count == 1, "the shipped program")
+        programs.focus()
+        await pilot.press("slash", *"no such family")
+        await until(pilot, lambda: programs.row_count == 0, "the programs filtered")
+        assert str(programs.border_subtitle) == 'filtered: "no such family" · 0 of 1'
+        await pilot.press("escape")
+        await until(pilot, lambda: programs.row_count == 1, "the program back")
 
 
 async def test_text_columns_take_the_width_there_is(tmp_path: Path) -> None:
