@@ -50,8 +50,8 @@ WARDEN_HIGH_CONTRAST = Theme(
     panel="#1C1C1C",
     boost="#FFFFFF",
     dark=True,
-    variables={"text-muted": "#D0D0D0", "border": "#FFFFFF", "block-cursor-background": "#FFFF00",
-               "block-cursor-foreground": "#000000", "footer-key-foreground": "#FFFF00"},
+    variables={"text-muted": "#D0D0D0", "border": "#FFFFFF", "block-cursor-background": "#0000AF",
+               "block-cursor-foreground": "#FFFFFF", "footer-key-foreground": "#FFFF00"},
 )
 
 THEMES = (WARDEN_DARK, WARDEN_LIGHT, WARDEN_HIGH_CONTRAST)
