@@ -15,7 +15,6 @@ from widgets.record_rows import Column, Row
 from widgets.record_table import RecordTable
 from widgets.record_time import clock
 
-
 REVERSAL = {
     Reversal.REVERSIBLE: "[$success]reversible[/]",
     Reversal.COMPENSABLE: "[$warning]compensable[/]",
