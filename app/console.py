@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import threading
 import time
 from collections import deque
 import tomllib
@@ -66,10 +67,10 @@ KEYS = {"tasks": "c cancel · U undo task", "approvals": "a approve · d deny", 
         "programs": "a accept · x discard"}
 
 
-REDRAW_EVERY = 0.05
+REDRAW_EVERY = 0.1
 """Seconds between two rounds of pane changes while events stream in (`warden bench console`)."""
-NUDGE_AFTER = 0.01
-"""Seconds the reader waits after the engine writes an event, to read those that follow with it."""
+NUDGE_AFTER = 0.02
+"""Seconds after the reader is woken before it is woken again: the events written meanwhile are read together."""
 
 
 class WardenApp(App[int]):
@@ -118,13 +119,17 @@ class WardenApp(App[int]):
         self._applying = False
         self._applied_at = 0.0
         self._nudging = False
+        self._nudge_again = False
+        self._nudge_lock = threading.Lock()
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = THEMES[0].name
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Tabs(*(Tab(TITLES[pane], id=f"tab-{pane}") for pane in PANES), id="pane-tabs")
+        tabs = Tabs(*(Tab(TITLES[pane], id=f"tab-{pane}") for pane in PANES), id="pane-tabs")
+        tabs.can_focus = False  # tab and the number keys switch panes; a click on a tab still does
+        yield tabs
         with Grid(id="panes"):
             yield self._pane(TaskQueue(id="tasks"), "tasks")
             yield self._pane(ApprovalList(id="approvals"), "approvals")
@@ -265,18 +270,28 @@ class WardenApp(App[int]):
         self.notify(message, title=f"{where} failed", severity="error", timeout=8)
 
     def _published(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the engine's thread, after each event it writes: the reader's tail is woken once for all the
-        events written within `NUDGE_AFTER` (each wake is a query and a hop between threads, and a task
-        writes a dozen events), rather than at its next poll."""
-        if not self._nudging:
+        """On the engine's thread, after each event it writes. The reader's tail is woken at once for the
+        first event, then at most once per `NUDGE_AFTER` for those that follow it: each wake is a query and
+        a hop between threads, and a task writes a dozen events."""
+        with self._nudge_lock:
+            if self._nudging:
+                self._nudge_again = True
+                return
             self._nudging = True
-            loop.call_soon_threadsafe(loop.call_later, NUDGE_AFTER, self._nudge_reader)
+        loop.call_soon_threadsafe(self._nudge_reader)
 
     def _nudge_reader(self) -> None:
         """On the console's loop: the reader's tail reads what was written since it last looked."""
-        self._nudging = False
         if self.reader is not None:
             self.reader.nudge()
+        asyncio.get_running_loop().call_later(NUDGE_AFTER, self._nudge_held)
+
+    def _nudge_held(self) -> None:
+        with self._nudge_lock:
+            again, self._nudge_again = self._nudge_again, False
+            self._nudging = again
+        if again:
+            self._nudge_reader()
 
     @work(exclusive=True, group="events", exit_on_error=False)
     async def follow_events(self, after: int) -> None:
@@ -589,9 +604,9 @@ class WardenApp(App[int]):
         tabs = self.query_one(Tabs)
         if tabs.active != f"tab-{pane}":
             tabs.active = f"tab-{pane}"
-        target = self.query_one("#programs" if pane == "programs" else f"#{pane}")
+        target = self.query_one("#programs" if pane == "programs" else f"#{pane}", RecordTable)
         if self.pane_of(self.focused) != pane:
-            target.focus()
+            self.screen.set_focus(target.body)  # at once: a key typed right after (`3/`) must land in this pane
 
     def action_next_pane(self, step: int) -> None:
         """Tab moves between panes (inside the Programs pane, between the list and the graph first)."""
