@@ -342,7 +342,7 @@ class RecordTable(Widget):
     def action_filter(self) -> None:
         self.bar.display = True
         self.bar.value = self.filter_text
-        self.bar.focus()
+        self.screen.set_focus(self.bar)  # at once, so keys typed right after `/` land in the filter
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "clear_filter":
