@@ -23,6 +23,7 @@ REVERSAL = {
     Reversal.REVERSED: "[$accent]↺ reversed[/]",
     Reversal.IRRECOVERABLE: "[$error]irrecoverable[/]",
 }
+REVERSAL_CELLS = {reversal: Content.from_markup(markup) for reversal, markup in REVERSAL.items()}
 TIER = {Tier.LOCAL_REVERSIBLE: "local", Tier.RUNTIME_COMPENSABLE: "runtime", Tier.EXTERNALLY_IRREVERSIBLE: "external"}
 
 
@@ -71,7 +72,7 @@ class ReceiptJournal(RecordTable):
         return (
             Content(receipt.id),
             Content(clock(receipt.created_at)),
-            Content.from_markup(REVERSAL[receipt.reversal]),
+            REVERSAL_CELLS[receipt.reversal],
             Content(TIER.get(receipt.tier, receipt.tier.value)),
             Content(receipt.summary),
             Content(receipt.task_id or ""),

@@ -172,6 +172,7 @@ class RecordRows(ScrollView, can_focus=True):
         self._layout: Layout | None = None
         self._lines: dict[tuple[Row, str, int], Strip] = {}
         self._asked: tuple[int, int] | None = None
+        self._resize_pending = False
 
     # What is held
 
@@ -218,11 +219,13 @@ class RecordRows(ScrollView, can_focus=True):
             self._index()
         if place <= self.cursor and self.total > 1:
             self.cursor += 1
-        self._resize()
         top = self.scroll_top
         if 0 < top and place <= top:
+            self._resize()
             top += 1
             self.scroll_to(y=top, animate=False, immediate=True)
+        else:
+            self._resize_soon()
         if self.most is not None and len(self.held) > self.most:
             self._trim(top)
         self._settle()
@@ -250,7 +253,7 @@ class RecordRows(ScrollView, can_focus=True):
             self.cursor_key = None
         elif place < self.cursor:
             self.cursor -= 1
-        self._resize()
+        self._resize_soon()
         self._settle()
         self.refresh()
 
@@ -355,10 +358,18 @@ class RecordRows(ScrollView, can_focus=True):
         self._asked = (first, last)
         self.post_message(self.Needed(self, first, last))
 
+    def _resize_soon(self) -> None:
+        """Fit the scrollable height once for all the rows a round of changes adds (the scrollbar's update is
+        what an arrival costs most)."""
+        if not self._resize_pending:
+            self._resize_pending = True
+            self.call_later(self._resize)
+
     def _resize(self) -> None:
         """Fit the scrollable height to the count. The pane's own size does not depend on it, so this is set
         without the whole screen's layout being redone (a reactive `virtual_size` would redo it on every
         arrival); only the scrollbar is updated."""
+        self._resize_pending = False
         size = Size(self.scrollable_content_region.width, self.total + 1)
         if size != self.virtual_size:
             self.set_reactive(RecordRows.virtual_size, size)

@@ -30,6 +30,8 @@ STATUS = {
 
 
 UNCHECKED = "[$text-muted]✔ unchecked[/]"
+STATUS_CELLS = {status: Content.from_markup(markup) for status, markup in STATUS.items()}
+UNCHECKED_CELL = Content.from_markup(UNCHECKED)
 
 
 class TaskQueue(RecordTable):
@@ -106,7 +108,7 @@ class TaskQueue(RecordTable):
         unchecked = task.status is TaskStatus.SUCCEEDED and task.spec.evaluator is None
         return (
             Content(task.id),
-            Content.from_markup(UNCHECKED if unchecked else STATUS[task.status]),
+            UNCHECKED_CELL if unchecked else STATUS_CELLS[task.status],
             Content(task.mode.value if task.mode else ""),
             Content(where(task)),
             Content(task.goal if not task.error else f"{task.goal} — {task.error}"),

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_bench_console_reports_first_frame_throughput_keys_and_events(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "app.cli", "bench", "console", "--programs", "3", "--receipts", "300", "--tasks", "40",
-         "--workspace-mb", "1", "--throughput-tasks", "12", "--keys", "8", "--events", "6", "--rate", "30", "--json",
+         "--workspace-mb", "1", "--throughput-tasks", "12", "--rounds", "2", "--keys", "8", "--events", "6", "--rate", "30", "--json",
          "--output", str(tmp_path / "report.json")],
         check=False, capture_output=True, text=True, env={**os.environ, "WARDEN_HOME": str(tmp_path / "home")},
         timeout=600, cwd=REPO)
@@ -30,6 +30,7 @@ def test_bench_console_reports_first_frame_throughput_keys_and_events(tmp_path: 
     throughput = report["throughput"]
     assert throughput["tasks"] == 12 and throughput["headless_per_s"] > 0 and throughput["console_per_s"] > 0
     assert throughput["slowdown"] > 0 and throughput["slowdown_target"] == 1.5
+    assert len(throughput["rounds"]) == 2
     keys = report["key_to_cursor_ms"]
     assert keys["at_rest"]["n"] == 4 and keys["while_tasks_run"]["n"] == 8
     assert keys["while_tasks_run"]["median"] > 0
