@@ -69,20 +69,26 @@ async def test_U_undoes_a_whole_task_after_naming_every_receipt(tmp_path: Path) 
         assert query(home, "SELECT DISTINCT reversal FROM receipts WHERE task_id = ?", (task.id,)) == [("reversed",)]
 
 
+async def delete_waiting_on_the_cursor(pilot, app, ws: Path):
+    """A task whose delete of `old.txt` waits for approval, highlighted in the Tasks pane."""
+    (ws / "old.txt").write_text("old\n")
+    task = await submit(pilot, app, TaskSpec(goal="Delete old.txt", learn=False, agent=scripted((
+        ToolCall("fs.delete", {"path": "old.txt"}),))))
+    await until(pilot, lambda: app.query_one(ApprovalList).row_count == 1, "the delete to wait for approval")
+    tasks = app.query_one(TaskQueue)
+    tasks.focus()
+    tasks.move_cursor(row=tasks.get_row_index(task.id))
+    return task
+
+
 async def test_c_asks_before_cancelling_and_names_the_task(tmp_path: Path) -> None:
     home, ws = tmp_path / "home", tmp_path / "ws"
     ws.mkdir()
-    (ws / "old.txt").write_text("old\n")
     app = create_app(home, ws, switches=Switches())
     async with app.run_test(size=SIZE) as pilot:
-        task = await submit(pilot, app, TaskSpec(goal="Delete old.txt", learn=False, agent=scripted((
-            ToolCall("fs.delete", {"path": "old.txt"}),))))
-        await until(pilot, lambda: app.query_one(ApprovalList).row_count == 1, "the delete to wait for approval")
+        task = await delete_waiting_on_the_cursor(pilot, app, ws)
         assert app.query_one(StatusLine).waiting == 1
         assert "(1 waiting)" in str(app.query_one(ApprovalList).border_title)
-        tasks = app.query_one(TaskQueue)
-        tasks.focus()
-        tasks.move_cursor(row=tasks.get_row_index(task.id))
 
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
@@ -169,15 +175,9 @@ async def test_help_lists_the_keys_as_mapped_and_t_cycles_three_themes(tmp_path:
 async def test_record_keys_do_nothing_under_a_confirmation(tmp_path: Path) -> None:
     home, ws = tmp_path / "home", tmp_path / "ws"
     ws.mkdir()
-    (ws / "old.txt").write_text("old\n")
     app = create_app(home, ws, switches=Switches())
     async with app.run_test(size=SIZE) as pilot:
-        task = await submit(pilot, app, TaskSpec(goal="Delete old.txt", learn=False, agent=scripted((
-            ToolCall("fs.delete", {"path": "old.txt"}),))))
-        await until(pilot, lambda: app.query_one(ApprovalList).row_count == 1, "the delete to wait for approval")
-        tasks = app.query_one(TaskQueue)
-        tasks.focus()
-        tasks.move_cursor(row=tasks.get_row_index(task.id))
+        await delete_waiting_on_the_cursor(pilot, app, ws)
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the cancel confirmation")
         await pilot.press("a")

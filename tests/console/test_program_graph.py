@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.app import App, ComposeResult
 from textual.content import Content
 
 from app.console import create_app
@@ -13,8 +12,7 @@ from engine.runtime import Switches
 from engine.tasks.task import TaskSpec, scripted
 from engine.tools.call import ToolCall
 from tests.console.test_demo_flow import SIZE, query, until
-from tests.console.test_program_graph_snapshot import branched
-from themes import THEMES
+from tests.console.test_program_graph_snapshot import GraphApp, branched
 from widgets.program_graph import ProgramGraph
 from widgets.program_list import ProgramList
 
@@ -164,21 +162,8 @@ async def test_a_fallback_splices_a_guarded_branch_that_the_next_replay_walks(tm
         assert not (console.workspace / "d.txt").exists()
 
 
-class BranchedApp(App[None]):
-    """The graph alone, over a program with a branch of its own and a branch that loops back."""
-
-    def compose(self) -> ComposeResult:
-        yield ProgramGraph(id="graph")
-
-    def on_mount(self) -> None:
-        for theme in THEMES:
-            self.register_theme(theme)
-        self.theme = THEMES[0].name
-        self.query_one(ProgramGraph).show_program(branched())
-
-
 async def test_keys_and_clicks_move_between_the_states_of_a_wide_graph() -> None:
-    app = BranchedApp()
+    app = GraphApp(branched())
     async with app.run_test(size=(80, 24)) as pilot:
         graph = app.query_one(ProgramGraph)
         graph.focus()
