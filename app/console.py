@@ -69,6 +69,9 @@ KEYS = {"tasks": "c cancel · U undo task", "approvals": "a approve · d deny", 
 
 REDRAW_EVERY = 0.1
 """Seconds between two rounds of pane changes while events stream in (`warden bench console`)."""
+GATHER = 0.03
+"""Seconds the panes wait after a change before redrawing: the events of one step come within a few ms of
+each other, and gathered they cost one round of redraws instead of several."""
 NUDGE_AFTER = 0.02
 """Seconds after the reader is woken before it is woken again: the events written meanwhile are read together."""
 
@@ -333,13 +336,14 @@ class WardenApp(App[int]):
     async def apply_changes(self) -> None:
         """Fetch the changed records from the engine and update their rows; events arriving meanwhile
         are picked up by the same loop, so there is never more than one of these at work. Under a stream of
-        events the panes change at most every `REDRAW_EVERY` seconds, each time with all that arrived."""
+        events the panes change at most every `REDRAW_EVERY` seconds, each time with all that arrived; a lone
+        change waits `GATHER` for those that come with it."""
         if self._applying or self.reader is None:
             return
         self._applying = True
         try:
             while not self._changes.empty:
-                await asyncio.sleep(max(0.0, self._applied_at + REDRAW_EVERY - time.monotonic()))
+                await asyncio.sleep(max(GATHER, self._applied_at + REDRAW_EVERY - time.monotonic()))
                 self._applied_at = time.monotonic()
                 batch = self._changes.take()
                 fetched = await batch.fetch(self.reader)

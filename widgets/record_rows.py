@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Protocol
 
 from textual import events
@@ -26,12 +25,6 @@ GAP = 1
 """Blank cells before each column."""
 
 
-class Elision(StrEnum):
-    END = "end"
-    MIDDLE = "middle"
-    """Keep the head and the tail: a shell command's redirection is at its end."""
-
-
 @dataclass(frozen=True)
 class Column:
     """`width` fixes the column's width (ids, statuses, times); a column without one carries text and takes
@@ -42,7 +35,6 @@ class Column:
     width: int | None = None
     share: int = 1
     least: int = 8
-    elide: Elision = Elision.END
     shown_from: int = 0
 
 
@@ -81,22 +73,15 @@ class Layout:
     widths: tuple[int, ...]
 
 
-def fit(cell: Cell, width: int, elide: Elision = Elision.END) -> Content:
-    """The cell cut or padded to exactly `width` cells; what is cut is marked with `…`."""
+def fit(cell: Cell, width: int) -> Content:
+    """The cell cut or padded to exactly `width` cells; what is cut is marked with `…` (a `Fitting` cell
+    chooses what to cut itself)."""
     if not isinstance(cell, Content):
         cell = cell.fit(width)
     length = cell.cell_length
-    if length <= width:
-        return cell.extend_right(width - length) if length < width else cell
-    if width <= 1:
-        return cell.truncate(width)
-    if elide is Elision.MIDDLE and width >= 5:
-        tail = (width - 1) * 2 // 5
-        head = cell.truncate(width - 1 - tail)
-        end = cell[len(cell) - tail:]
-        joined = head + Content("…") + end
-        return joined.truncate(width, pad=True)
-    return cell.truncate(width, ellipsis=True)
+    if length < width:
+        return cell.extend_right(width - length)
+    return cell if length == width else cell.truncate(width, ellipsis=width > 1)
 
 
 class RecordRows(ScrollView, can_focus=True):
@@ -173,8 +158,6 @@ class RecordRows(ScrollView, can_focus=True):
         self._lines: dict[tuple[Row, str, int], Strip] = {}
         self._asked: tuple[int, int] | None = None
         self._resize_pending = False
-
-    # What is held
 
     def hold(self, start: int, rows: Iterable[Row], total: int) -> None:
         """Hold `rows` from place `start`, of `total` in all; the cursor stays on its record when it is among
@@ -260,8 +243,6 @@ class RecordRows(ScrollView, can_focus=True):
     def _index(self) -> None:
         self.places = {row.key: index for index, row in enumerate(self.held)}
 
-    # The cursor
-
     def _settle(self) -> None:
         """Keep the cursor on its record (or, if that is gone, in range on whatever is there) and say so when
         the record under it changed."""
@@ -335,8 +316,6 @@ class RecordRows(ScrollView, can_focus=True):
         if place == self.cursor and event.chain > 1:
             self.action_choose()
         self.move_cursor(place)
-
-    # Drawing
 
     def _want_around(self, place: int) -> None:
         """The cursor's place, and a screen's worth either side, so the next keys need no query."""
@@ -436,7 +415,7 @@ class RecordRows(ScrollView, can_focus=True):
             "record-rows--even" if place % 2 == 0 else "record-rows--odd")
         cached = self._lines.get((row, kind, width))
         if cached is None:
-            cells = [fit(row.cells[i] if i < len(row.cells) else Content(""), w, self.columns[i].elide)
+            cells = [fit(row.cells[i] if i < len(row.cells) else Content(""), w)
                      for i, w in zip(layout.columns, layout.widths)]
             cached = self._strip(Content(" " * GAP).join(cells).pad_left(GAP), kind, width)
             if len(self._lines) > 4000:

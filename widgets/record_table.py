@@ -108,8 +108,6 @@ class RecordTable(Widget):
     def on_mount(self) -> None:
         self._caption()
 
-    # The API the console and tests use, as DataTable's was
-
     @property
     def row_count(self) -> int:
         """How many records are listed (under the filter), loaded or not."""
@@ -156,8 +154,6 @@ class RecordTable(Widget):
         self.post_message(message(self.selected_key))
         return True
 
-    # Every record held (small panes)
-
     def show(self, rows: Iterable[Row | tuple[str, tuple[Cell, ...], Any]]) -> None:
         """Replace every row, given in display order."""
         self._all = [self._row(row) for row in rows]
@@ -201,8 +197,6 @@ class RecordTable(Widget):
             return row
         key, cells, order = row
         return Row(key, tuple(Content(cell) if isinstance(cell, str) else cell for cell in cells), order or 0.0)
-
-    # Paged panes
 
     def attach(self, records: Records) -> None:
         """Read this pane's records through `records` from now on, starting with the newest."""
@@ -337,8 +331,6 @@ class RecordTable(Widget):
         self.overall = overall
         self._caption()
 
-    # The filter
-
     def action_filter(self) -> None:
         self.bar.display = True
         self.bar.value = self.filter_text
@@ -383,8 +375,6 @@ class RecordTable(Widget):
             self._ask(reload=True)
         else:
             self._show_held()
-
-    # Messages and the subtitle
 
     def on_record_rows_highlighted(self, message: RecordRows.Highlighted) -> None:
         message.stop()
