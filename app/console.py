@@ -23,31 +23,25 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Header, Tab, Tabs
+from textual.widgets import Footer, Header, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
-from app import confirmations
 from app.changes import Changes, Fetched, everything
-from app.messages import EngineReported, EngineStopped, ProgramAccepted, ProgramDiscarded
+from app.messages import EngineReported, EngineStopped
 from app.palette import WardenCommands
+from app.record_actions import RecordActions
 from app.screens.details import detail_screen
 from app.screens.error_log import ErrorLogScreen, LoggedError
 from app.screens.help import HelpScreen
-from app.screens.new_task import NewTask, NewTaskScreen
 from app.screens.policy import PolicyScreen
-from app.screens.program_decision import ProgramDecisionScreen
 from engine.demo import demo_tasks, seed_workspace, web_demo
-from engine import specfile
 from engine.demo_site import DemoSite
 from engine.envs.web import browser_problem
 from engine.errors import WardenError
 from engine.events.records import ApprovalRequested, ProgramRejected, ReplayStarted, StateChecked
-from engine.journal.task_undo import plan
 from engine.gate.policy import Policy
-from engine.programs.program import Program
-from engine.tasks.task import TaskSpec
-from engine.runtime import Runtime, Switches, warden_home
 from engine.reader import Reader
+from engine.runtime import Runtime, Switches, warden_home
 from engine.thread import EngineThread
 from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
@@ -76,7 +70,7 @@ NUDGE_AFTER = 0.02
 """Seconds after the reader is woken before it is woken again: the events written meanwhile are read together."""
 
 
-class WardenApp(App[int]):
+class WardenApp(RecordActions, App[int]):
     TITLE = "Warden"
     CSS_PATH = STYLESHEET
     COMMANDS = App.COMMANDS | {WardenCommands}
@@ -145,7 +139,7 @@ class WardenApp(App[int]):
         yield Footer()
 
     @staticmethod
-    def _pane(table: DataTable, name: str) -> DataTable:
+    def _pane(table: RecordTable, name: str) -> RecordTable:
         table.add_class("pane")
         table.border_title = f"{TITLES[name]} — {KEYS[name]}"
         return table
@@ -400,202 +394,6 @@ class WardenApp(App[int]):
     async def show_graph(self, program_id: str) -> None:
         if self.reader is not None:
             self.query_one(ProgramGraph).show_program(await self.reader.program(program_id))
-
-    def action_approve(self) -> None:
-        if not self.query_one(ApprovalList).decide(approved=True):
-            self.notify("No call is waiting for approval.", severity="warning")
-
-    def action_deny(self) -> None:
-        if not self.query_one(ApprovalList).decide(approved=False):
-            self.notify("No call is waiting for approval.", severity="warning")
-
-    def action_undo(self, force: bool = False) -> None:
-        if not self.query_one(ReceiptJournal).request_undo(force):
-            self.notify("Select a receipt in the journal first.", severity="warning")
-
-    def action_force_undo(self) -> None:
-        self.action_undo(force=True)
-
-    def action_cancel_task(self) -> None:
-        if not self.query_one(TaskQueue).request_cancel():
-            self.notify("Select a task first.", severity="warning")
-
-    def action_raise_budget(self) -> None:
-        if not self.query_one(TaskQueue).request_budget_raise():
-            self.notify("Select a task first.", severity="warning")
-
-    @work(group="budget", exit_on_error=False)
-    async def on_task_queue_budget_raise_requested(self, message: TaskQueue.BudgetRaiseRequested) -> None:
-        task = await self.reader.task(message.task_id)
-        budget = (await self.reader.queue.budget(task)).doubled()
-        if not budget.as_json():
-            self.notify(f"{task.id} has no budget to raise.", severity="warning")
-            return
-        await self.engine.call(lambda rt: rt.raise_budget(message.task_id, budget))
-        self.notify(f"Doubled the budget of {task.id}: {budget.as_json()}.")
-
-    @work(group="decide", exit_on_error=False)
-    async def on_approval_list_decided(self, message: ApprovalList.Decided) -> None:
-        if message.approved:
-            await self.engine.call(lambda rt: rt.approve(message.approval_id))
-        else:
-            await self.engine.call(lambda rt: rt.deny(message.approval_id))
-        self.notify(f"{'Approved' if message.approved else 'Denied'} {message.approval_id}.")
-
-    @work(group="undo", exit_on_error=False)
-    async def on_receipt_journal_undo_requested(self, message: ReceiptJournal.UndoRequested) -> None:
-        """The receipt is read as stored now and named in the confirmation; nothing is undone unless confirmed."""
-        receipt = await self.reader.receipt(message.receipt_id)
-        if not receipt.undoable:
-            self.notify(f"{receipt.id} ({receipt.summary}) is {receipt.reversal.value}: there is nothing to undo.",
-                        severity="warning")
-            return
-        detail = await self.reader.receipt_detail(receipt.id)
-        if await self.push_screen_wait(confirmations.undo_receipt(detail, message.force)):
-            undone = await self.engine.call(lambda rt: rt.undo(receipt.id, message.force))
-            self.notify(f"Undid {undone.summary}.")
-
-    def action_undo_task(self) -> None:
-        """`U`: the task highlighted in the focused pane (a receipt's task in the journal), else in Tasks."""
-        if self.pane_of(self.focused) == "journal" and (receipt_id := self.query_one(ReceiptJournal).selected_key):
-            self.undo_task(receipt_id=receipt_id)
-            return
-        task_id = self.query_one(TaskQueue).selected_key
-        if task_id is None:
-            self.notify("Select a task (or one of its receipts) first.", severity="warning")
-            return
-        self.undo_task(task_id=task_id)
-
-    @work(group="undo", exit_on_error=False)
-    async def undo_task(self, task_id: str | None = None, receipt_id: str | None = None) -> None:
-        if receipt_id is not None:
-            task_id = (await self.reader.receipt(receipt_id)).task_id
-            if task_id is None:
-                self.notify(f"{receipt_id} belongs to no task.", severity="warning")
-                return
-        task = await self.reader.task(task_id)
-        journal = self.reader.journal
-        tried, planned = plan(task.id, await journal.for_task(task.id), await journal.blocked(task.id))
-        if not await self.push_screen_wait(confirmations.undo_task(task, tried, planned)):
-            return
-        result = await self.engine.call(lambda rt: rt.undo_task(task.id))
-        undone = f"Undid {len(result.undone)} receipt(s) of {task.id}"
-        if result.ok:
-            self.notify(f"{undone}.")
-        else:
-            self.report_error("undo task", f"{undone}; stopped at {result.stopped_at.receipt_id}: "
-                                           f"{result.stopped_at.reason}")
-
-    @work(group="cancel", exit_on_error=False)
-    async def on_task_queue_cancel_requested(self, message: TaskQueue.CancelRequested) -> None:
-        task = await self.reader.task(message.task_id)
-        if task.status.finished:
-            self.notify(f"{task.id} is {task.status.value}: there is nothing to cancel.", severity="warning")
-            return
-        if await self.push_screen_wait(confirmations.cancel_task(task)):
-            await self.engine.call(lambda rt: rt.cancel(task.id))
-            self.notify(f"Cancelled {task.id}.")
-
-    def action_new_task(self) -> None:
-        if self.engine is None:
-            self.notify("The engine has not started yet.", severity="warning")
-            return
-        self.new_task()
-
-    @work(group="submit", exit_on_error=False)
-    async def new_task(self) -> None:
-        queued = await self.push_screen_wait(NewTaskScreen(self._queue))
-        if queued is not None:
-            self.notify(f"Queued {queued}.")
-
-    async def _queue(self, new: NewTask) -> str:
-        """Submit what the form produced; a spec naming `{demo}` gets the bundled demo site started for it."""
-        raw = new.raw
-        if new.needs_demo_site:
-            if self.site is None:
-                self.site = DemoSite()
-                self.site.start()
-            raw = specfile.with_demo(raw, self.site.url)
-        spec = TaskSpec.from_json(raw)
-        task = await self.engine.call(lambda rt: rt.submit(spec))
-        return task.id
-
-    def action_accept_program(self) -> None:
-        if not self.query_one(ProgramList).request_accept():
-            self.notify("Select a program first.", severity="warning")
-
-    def action_discard_program(self) -> None:
-        if not self.query_one(ProgramList).request_discard():
-            self.notify("Select a program first.", severity="warning")
-
-    def action_verify_program(self) -> None:
-        self.query_one(ProgramList).action_verify()
-
-    @work(group="programs", exit_on_error=False)
-    async def on_program_list_accept_requested(self, message: ProgramList.AcceptRequested) -> None:
-        """Only an unverified program waits to be accepted; the person confirms, then the engine serves it."""
-        program = await self._program_to_decide(message.program_id)
-        if program is None:
-            return
-        if program.status != "unverified":
-            self.notify(f"{program.id} is {program.status}: only an unverified program waits to be accepted.",
-                        severity="warning")
-            return
-        if await self.push_screen_wait(ProgramDecisionScreen(program, "accept", self._program_file(program.id))):
-            accepted = await self.engine.call(lambda rt: rt.accept_program(program.id))
-            self.post_message(ProgramAccepted(accepted))
-
-    @work(group="programs", exit_on_error=False)
-    async def on_program_list_discard_requested(self, message: ProgramList.DiscardRequested) -> None:
-        """The person confirms, then the engine forgets the program: its row and its file."""
-        program = await self._program_to_decide(message.program_id)
-        if program is None:
-            return
-        if await self.push_screen_wait(ProgramDecisionScreen(program, "discard", self._program_file(program.id))):
-            await self.engine.call(lambda rt: rt.remove_program(program.id))
-            self.post_message(ProgramDiscarded(program.id))
-
-    @work(group="verify", exit_on_error=False)
-    async def on_program_list_verify_requested(self, message: ProgramList.VerifyRequested) -> None:
-        """The verify gate replays the program where nothing real is touched (a fork, a reset, a read-only page)."""
-        program = await self._program_to_decide(message.program_id)
-        if program is None:
-            return
-        self.notify(f"Verifying {program.id} again…")
-        offered = await self.engine.call(lambda rt: rt.verify_program(program.id))
-        verdict = offered.verification
-        if offered.stored:
-            self.notify(f"{program.id}: {verdict.verdict.value} — {verdict.how or verdict.reason}")
-        else:
-            self.report_error("verify", f"{program.id} not stored again: {verdict.reason}"
-                                        + (f"; {offered.kept} keeps serving" if offered.kept else ""))
-
-    async def _program_to_decide(self, program_id: str) -> Program | None:
-        """The program as stored now (another process may have changed it), or None, said in one line."""
-        if self.reader is None or self.engine is None:
-            self.notify("The engine has not started yet.", severity="warning")
-            return None
-        program = await self.reader.program(program_id)
-        if program is None:
-            self.notify(f"{program_id} is no longer stored.", severity="warning")
-        return program
-
-    def _program_file(self, program_id: str) -> Path:
-        return self.home / "programs" / f"{program_id}.json"
-
-    def on_program_accepted(self, message: ProgramAccepted) -> None:
-        self.query_one(ProgramList).update_program(message.program)
-        graph = self.query_one(ProgramGraph)
-        if graph.program is not None and graph.program.id == message.program.id:
-            graph.show_program(message.program)
-        self.notify(f"Accepted {message.program.id}: it is served from now on.")
-
-    def on_program_discarded(self, message: ProgramDiscarded) -> None:
-        self.query_one(ProgramList).remove(message.program_id)
-        graph = self.query_one(ProgramGraph)
-        if graph.program is not None and graph.program.id == message.program_id:
-            graph.show_program(None)
-        self.notify(f"Discarded {message.program_id}; its file is removed.")
 
     def action_focus(self, widget_id: str) -> None:
         self.action_show_pane(self.pane_of(self.query_one(f"#{widget_id}")) or "tasks")

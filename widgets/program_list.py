@@ -32,7 +32,6 @@ class ProgramList(RecordTable):
     COLUMNS = (("verified", 12), "goal template", ("states", 6))
     EMPTY = "no programs yet"
     NOUNS = ("program", "programs")
-    KEEP_SELECTION = True
     BINDINGS = [
         Binding("a", "accept", "Accept program", id="warden.accept_program"),
         Binding("x,delete", "discard", "Discard program", id="warden.discard_program"),

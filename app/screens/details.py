@@ -3,8 +3,6 @@ approval, a receipt or a program shows that record in full."""
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
-
 from app.screens.approval_detail import ApprovalDetailScreen
 from app.screens.program_detail import ProgramDetailScreen
 from app.screens.receipt_detail import ReceiptDetailScreen
@@ -13,9 +11,10 @@ from app.screens.task_detail import TaskDetailScreen
 from widgets.approval_list import ApprovalList
 from widgets.program_list import ProgramList
 from widgets.receipt_journal import ReceiptJournal
+from widgets.record_table import RecordTable
 from widgets.task_queue import TaskQueue
 
-SCREENS: tuple[tuple[type[DataTable], type[DetailScreen]], ...] = (
+SCREENS: tuple[tuple[type[RecordTable], type[DetailScreen]], ...] = (
     (TaskQueue, TaskDetailScreen),
     (ApprovalList, ApprovalDetailScreen),
     (ReceiptJournal, ReceiptDetailScreen),
@@ -23,7 +22,7 @@ SCREENS: tuple[tuple[type[DataTable], type[DetailScreen]], ...] = (
 )
 
 
-def detail_screen(table: DataTable, key: str | None) -> DetailScreen | None:
+def detail_screen(table: RecordTable, key: str | None) -> DetailScreen | None:
     """The detail screen of the record keyed `key` in `table`; None for a table without one."""
     if key is None:
         return None
