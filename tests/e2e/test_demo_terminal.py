@@ -44,7 +44,10 @@ def test_demo_in_tmux(tmp_path: Path) -> None:
         wait_for(lambda: not scratch.exists(), "the approved delete", screen)
         wait_for(lambda: "Approvals (1 waiting)" not in screen(), "nothing left waiting", screen)
 
-        keys("3", "/")
+        keys("3")
+        wait_for(lambda: "Journal — u undo" in screen() and "receipts" in screen(), "the journal", screen)
+        keys("/")
+        wait_for(lambda: "filter: any text" in screen(), "the filter line", screen)
         keys("-l", "delete scratch")
         keys("Enter")
         one = lambda: "delete scratch.txt" in (shown := screen()) and shown.count("reversible") == 1  # noqa: E731
