@@ -178,15 +178,17 @@ class Journal:
         rows = await self._store.fetchall("SELECT * FROM receipts WHERE task_id = ? ORDER BY step_idx", (task_id,))
         return [Receipt.from_row(row) for row in rows]
 
-    async def later(self, receipt: Receipt) -> list[Receipt]:
-        """Receipts written after this one in its environment that undo weighs as `_later_changes` does
-        (reversible ones with a snapshot; audit-only ones of calls that ran), oldest first."""
+    async def later(self, receipt: Receipt, identity: str | None = None) -> list[Receipt]:
+        """Receipts written after this one in its environment (`identity`, default the receipt's own; a
+        receipt that names none counts as that one's) that an undo must weigh: reversible ones with a
+        snapshot, and audit-only ones of calls that ran. Newest first, the order undo meets them in."""
+        identity = identity if identity is not None else receipt.env or ""
         rows = await self._store.fetchall(
-            "SELECT * FROM receipts r WHERE rowid > (SELECT rowid FROM receipts WHERE id = ?) AND COALESCE(env, '') = ?"
+            "SELECT * FROM receipts r WHERE rowid > (SELECT rowid FROM receipts WHERE id = ?) AND COALESCE(env, ?) = ?"
             " AND (reversal IN (?, ?) AND snapshot_path IS NOT NULL OR reversal = ?"
             " AND NOT EXISTS (SELECT 1 FROM steps s WHERE s.receipt_id = r.id AND s.status = 'blocked'))"
-            " ORDER BY rowid",
-            (receipt.id, receipt.env or "", Reversal.REVERSIBLE.value, Reversal.REVERSING.value,
+            " ORDER BY rowid DESC",
+            (receipt.id, identity, identity, Reversal.REVERSIBLE.value, Reversal.REVERSING.value,
              Reversal.AUDIT_ONLY.value),
         )
         return [Receipt.from_row(row) for row in rows]
@@ -205,25 +207,17 @@ class Journal:
         that ran with no snapshot, such as an unconfined shell command) counts whatever it
         touched, since nobody knows what that was, unless the operator forces the undo.
         """
-        rows = await self._store.fetchall(
-            "SELECT id, reversal, snapshot_path FROM receipts r WHERE rowid > (SELECT rowid FROM receipts WHERE id = ?)"
-            " AND COALESCE(env, ?) = ? AND (reversal IN (?, ?) AND snapshot_path IS NOT NULL OR reversal = ?"
-            " AND NOT EXISTS (SELECT 1 FROM steps s WHERE s.receipt_id = r.id AND s.status = 'blocked'))"
-            " ORDER BY rowid DESC",
-            (receipt.id, env.identity, env.identity, Reversal.REVERSIBLE.value, Reversal.REVERSING.value,
-             Reversal.AUDIT_ONLY.value),
-        )
         blockers = []
-        for row in rows:
-            if row["reversal"] == Reversal.AUDIT_ONLY.value:
+        for later in await self.later(receipt, env.identity):
+            if later.reversal is Reversal.AUDIT_ONLY:
                 if not force:
-                    blockers.append(f"{row['id']} (ran with no snapshot: what it changed is unknown)")
+                    blockers.append(f"{later.id} (ran with no snapshot: what it changed is unknown)")
                 continue
-            saved = Path(row["snapshot_path"])
+            saved = Path(later.snapshot_path)
             if (saved / "manifest.json").exists() and any(
                 env.overlaps(mine, theirs) for mine in covered for theirs in env.snapshot_targets(saved)
             ):
-                blockers.append(row["id"])
+                blockers.append(later.id)
         return blockers
 
     async def undo(self, receipt_id: str, env_for: Callable[[Receipt], Environment], force: bool = False) -> Receipt:
