@@ -261,7 +261,7 @@ class WardenApp(RecordActions, App[int]):
         self.report_error("engine", f"the engine stopped: {message.why}; nothing runs until the console restarts")
 
     def report_error(self, where: str, message: str) -> None:
-        """An error stays in the status line and the error log (`l`), and is raised as a toast."""
+        """An error stays in the status line and the error log (`!`), and is raised as a toast."""
         self.errors.append(LoggedError(time.time(), where, message))
         self.query_one(StatusLine).error(message)
         self.notify(message, title=f"{where} failed", severity="error", timeout=8)
