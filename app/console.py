@@ -297,7 +297,10 @@ class WardenApp(RecordActions, App[int]):
             self.post_message(EngineReported(recorded.event, recorded.at))
 
     def on_engine_reported(self, message: EngineReported) -> None:
-        """Each event marks the records it changed; one worker fetches and redraws just those rows."""
+        """Each event marks the records it changed; one worker fetches and redraws just those rows. Events
+        still queued once the console is closing (its panes are being removed) are dropped."""
+        if not self.is_running:
+            return
         event = message.event
         if isinstance(event, ReplayStarted):
             self.query_one(ProgramGraph).begin(event.program_id)
