@@ -12,9 +12,9 @@ from operator import attrgetter
 from collections.abc import Collection, Iterable
 
 from engine.gate.policy import Policy
-from engine.gate.rules import Bank, bank
-from engine.gate.rules.calls import VOCABULARY
-from engine.gate.rules.model import Findings, Hit
+from engine.gate.packs import Bank, bank
+from engine.gate.packs.calls import VOCABULARY
+from engine.gate.packs.model import Findings, Hit
 from engine.gate.shell.analyse import Analyser
 from engine.gate.text import normalise
 from engine.gate.verdict import Level, Verdict
@@ -49,7 +49,7 @@ class Classifier:
         outside a runtime), the tool names the call rules are written against stand in."""
         self.policy = policy or Policy()
         self.tools = frozenset(tools) if tools is not None else None
-        self.bank = rules or bank()
+        self.bank = rules or bank(self.policy.disabled_packs)
         self.analyser = Analyser(self.bank, frozenset(self.policy.read_only_commands))
 
     def classify(self, call: ToolCall, declared_tier: Tier = Tier.LOCAL_REVERSIBLE, egress: str | None | object = ...) -> Verdict:

@@ -16,7 +16,7 @@ from typing import Any
 from engine.envs.web.origins import origin_of
 from engine.gate.approvals import Approval
 from engine.gate.classifier import Classifier
-from engine.gate.rules.model import CallRule, Hit
+from engine.gate.packs.model import CallRule, Hit
 from engine.gate.verdict import Verdict
 from engine.journal.diff import FileDiff
 from engine.tier import Tier

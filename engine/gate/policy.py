@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from engine.errors import WardenError
 from engine.gate.verdict import Level
+from engine.gate.packs import PackError, chosen
 from engine.tools.call import ToolCall
 
 
@@ -47,6 +48,7 @@ class Policy:
     prices: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(PRICES))
     programs_expire_unused_days: int = 30  # [programs] expire_unused_days; 0: never by age
     programs_keep_at_most: int = 1000  # [programs] keep_at_most; 0: no limit
+    disabled_packs: frozenset[str] = frozenset()  # [gate] disable_packs: pack ids switched off
     source: str = "built-in defaults"
 
     def __post_init__(self) -> None:
@@ -65,7 +67,7 @@ class Policy:
 
     @classmethod
     def from_mapping(cls, raw: dict, source: str = "mapping") -> "Policy":
-        known = {"tools", "shell", "hosts", "approvals", "prices", "programs"}
+        known = {"tools", "shell", "hosts", "approvals", "prices", "programs", "gate"}
         unknown = set(raw) - known
         if unknown:
             raise PolicyError(f"policy {source}: unknown section(s) {sorted(unknown)}")
@@ -97,6 +99,7 @@ class Policy:
             if unknown_programs:
                 raise PolicyError(f"policy {source}: unknown [programs] key(s) {sorted(unknown_programs)}")
             return cls(
+                disabled_packs=_packs(raw.get("gate", {}), source),
                 tool_levels=tool_levels,
                 read_only_commands=frozenset(shell.get("read_only", [])),
                 allowed_hosts=frozenset(h.lower() for h in hosts.get("allow", [])),
@@ -133,6 +136,20 @@ def _switch(section: dict, key: str, source: str) -> bool:
     if value not in ("allow", "deny"):
         raise PolicyError(f'policy {source}: shell.{key} must be "allow" or "deny", not {value!r}')
     return value == "allow"
+
+
+def _packs(section: dict, source: str) -> frozenset[str]:
+    """`[gate] disable_packs`: ids of packs to switch off, each one that exists and is not core."""
+    if not isinstance(section, dict) or set(section) - {"disable_packs"}:
+        raise PolicyError(f"policy {source}: [gate] takes only disable_packs")
+    ids = section.get("disable_packs", [])
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise PolicyError(f"policy {source}: gate.disable_packs must be a list of pack ids")
+    try:
+        chosen(frozenset(ids))
+    except PackError as exc:
+        raise PolicyError(f"policy {source}: {exc}") from None
+    return frozenset(ids)
 
 
 def _count(section: dict, key: str, default: int, source: str) -> int:

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from engine.gate.memo import per_word
-from engine.gate.rules import bank
+from engine.gate.packs import bank
 from engine.gate.shell.analyse import _plain_argv
 from engine.gate.shell.parse import _PARSER, _Walker, parse
 from engine.gate.shell.unwrap import unwrap

@@ -14,7 +14,7 @@ from re import _constants as sre_constants  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 
 import engine.gate
-from engine.gate.rules import bank
+from engine.gate.packs import bank
 
 UNBOUNDED = sre_constants.MAXREPEAT
 GREEDY = (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT)

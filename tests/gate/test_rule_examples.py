@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.gate.rules import bank
-from engine.gate.rules.model import THEMES, CallRule
+from engine.gate.packs import bank
+from engine.gate.packs.model import THEMES, CallRule
 from engine.tools.call import ToolCall
 
 CASES = [(item, example, True) for item in bank().all() for example in item.examples] + [

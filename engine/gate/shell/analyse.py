@@ -12,8 +12,8 @@ import re
 from engine.gate import payload, readonly
 from engine.gate.memo import per_word
 from engine.gate.paths import is_auth_file, is_root, is_startup, is_system
-from engine.gate.rules import Bank
-from engine.gate.rules.model import Check, Findings, Hit
+from engine.gate.packs import Bank
+from engine.gate.packs.model import Check, Findings, Hit
 from engine.gate.shell import reads
 from engine.gate.shell.decode import simulate
 from engine.gate.shell.parse import SimpleCommand, parse

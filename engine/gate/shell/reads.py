@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from engine.gate.memo import per_word
 from engine.gate.paths import SECRET_NAMES, SECRET_SAMPLES, fold, may_be_secret, reaches_secret
-from engine.gate.rules.model import Findings
+from engine.gate.packs.model import Findings
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import basename
 

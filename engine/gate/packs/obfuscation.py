@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
 
 _HEX_WORD = re.compile(r"\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})(?:\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})){1,}")
 
@@ -50,3 +50,5 @@ RULES = [
          args=r"\bmkfs(?:\.\w{1,8})?\s|\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk)",
          examples=["mkfs.ext4 /dev/sda1 'x", "dd if=/dev/zero of=/dev/sda 'x"], counter=["dd if=a of=b 'x"]),
 ]
+
+PACK = Pack("core.obfuscation", "Encoded, decoded, hidden or deeply nested commands.", rules=RULES, core=True)

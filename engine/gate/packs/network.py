@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.gate import readonly
-from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
 from engine.gate.shell.view import Command
 
 NET_TOOLS = ("curl wget nc ncat netcat socat telnet ssh scp sftp rsync ftp tftp dig nslookup host ping ping6 traceroute"
@@ -123,3 +123,5 @@ RULES = [
          examples=["tar xvf u@a.example:/x.tar --rsh-command=/bin/ssh", "tcpdump -i lo -z /tmp/cmd"],
          counter=["tar -tvf x.tar"]),
 ]
+
+PACK = Pack("core.network", "Downloads, uploads, sockets, remote shells and egress.", rules=RULES, core=True)

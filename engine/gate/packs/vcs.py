@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.gate.rules.model import DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.packs.model import DANGEROUS, IRREVERSIBLE, Pack, rule
 from engine.gate.shell.view import Command
 
 # Configuration keys whose value git runs (or that pull in more configuration): keys are
@@ -92,3 +92,5 @@ RULES = [
          test=lambda c: not (c.operands and c.operands[0] in ("status", "st", "log", "diff", "info", "cat")),
          examples=["hg commit -m x", "svn revert -R ."], counter=["hg status"]),
 ]
+
+PACK = Pack("vcs.git", "git and code-hosting CLIs: history rewrites, force pushes, and settings that run programs.", rules=RULES)

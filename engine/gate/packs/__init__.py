@@ -1,4 +1,9 @@
-"""The rule bank: every rule the gate knows, indexed by program name for fast lookup."""
+"""The packs and the bank built from them: every rule the gate knows, indexed by program name.
+
+Each module in this folder is one pack (`PACK`): a program family's rules and read-only
+proofs together. The policy can switch packs off by id (`[gate] disable_packs`); core
+packs stay on.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,30 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from engine.gate.rules import calls, code, creds, evasion, execution, filesystem, injection, network, obfuscation, vcs, windows
-from engine.gate.rules.model import THEMES, CallRule, Check, Rule, checks
+from engine.gate.packs import calls, code, creds, evasion, execution, filesystem, injection, network, obfuscation, vcs, windows
+from engine.gate.packs.model import THEMES, CallRule, Check, Pack, Proof, Rule, checks
 
-_MODULES = (filesystem, vcs, execution, code, network, creds, obfuscation, injection, evasion, windows)
+PACKS: tuple[Pack, ...] = tuple(module.PACK for module in (
+    filesystem, vcs, execution, code, network, creds, obfuscation, injection, evasion, windows, calls))
+
+
+class PackError(ValueError):
+    """A pack id the policy names does not exist, or names a core pack it may not switch off."""
 
 
 class Bank:
     """All rules; shell rules by program name, generic shell rules, call rules, raw-text rules."""
 
-    def __init__(self, shell: list[Rule], call: list[CallRule]) -> None:
+    def __init__(self, shell: list[Rule], call: list[CallRule], packs: tuple[Pack, ...] = ()) -> None:
         self.shell = shell
         self.calls = call
+        self.packs = packs
+        self.read_only: dict[str, Proof] = {}
+        for pack in packs:
+            for name, proof in pack.read_only.items():
+                if name in self.read_only:
+                    raise ValueError(f"program {name!r} has a read-only proof in two packs")
+                self.read_only[name] = proof
         self.by_id: dict[str, Rule | CallRule] = {}
         for item in [*shell, *call]:
             if item.id in self.by_id:
@@ -70,11 +87,22 @@ class Bank:
         return [*self.shell, *self.calls]
 
 
-@lru_cache(maxsize=1)
-def bank() -> Bank:
-    """The built-in bank (built once per process)."""
-    shell = [r for module in _MODULES for r in module.RULES]
-    return Bank(shell, list(calls.RULES))
+def chosen(disabled: frozenset[str] = frozenset()) -> tuple[Pack, ...]:
+    """The packs left on when `disabled` are switched off; an unknown or core id is refused."""
+    ids = {pack.id: pack for pack in PACKS}
+    for pack_id in sorted(disabled):
+        if pack_id not in ids:
+            raise PackError(f"no pack {pack_id!r}; packs are {', '.join(ids)}")
+        if ids[pack_id].core:
+            raise PackError(f"pack {pack_id!r} is a core pack and cannot be switched off")
+    return tuple(pack for pack in PACKS if pack.id not in disabled)
+
+
+@lru_cache(maxsize=8)
+def bank(disabled: frozenset[str] = frozenset()) -> Bank:
+    """The bank of every pack but the `disabled` ones (built once per choice and process)."""
+    packs = chosen(disabled)
+    return Bank([r for pack in packs for r in pack.rules], [r for pack in packs for r in pack.calls], packs)
 
 
 def theme_counts() -> dict[str, Counter[str]]:

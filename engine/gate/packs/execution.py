@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.gate.paths import is_system_program
-from engine.gate.rules.model import CATASTROPHIC, COMPENSABLE, DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.packs.model import CATASTROPHIC, COMPENSABLE, DANGEROUS, IRREVERSIBLE, Pack, rule
 
 RULES = [
     rule("exec.shell-spawn", DANGEROUS, "exec", "starts an interactive shell nobody can see into", trigger=True,
@@ -109,3 +109,5 @@ RULES = [
          test=lambda c: not c.operands and not c.stdin and not c.args[:1] == ("--version",) and not c.piped,
          examples=["python3", "perl -V"], counter=["python3 --version"]),
 ]
+
+PACK = Pack("core.execution", "Programs that start other programs: shells, launchers, schedulers, package scripts.", rules=RULES, core=True)

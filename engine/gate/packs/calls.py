@@ -7,7 +7,7 @@ import re
 from urllib.parse import urlsplit
 
 from engine.gate.paths import escapes_workspace, is_auth_file, is_root, is_secret, is_startup, is_system, is_tool_config
-from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, LOCAL, CallRule
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, LOCAL, CallRule, Pack
 from engine.gate.verdict import Level
 from engine.tier import Tier
 from engine.tools.call import ToolCall
@@ -274,3 +274,5 @@ RULES = [
        examples=({"tool": "code.run", "args": {"language": "python", "code": "print(1)"}},),
        counter=({"tool": "fs.write", "args": {"path": "x.py", "content": "print(1)"}},)),
 ]
+
+PACK = Pack("core.tools", "Every non-shell tool: files, HTTP, browser, desktop, phone and code.", calls=RULES, core=True)

@@ -1,10 +1,10 @@
-"""`python -m engine.gate.rules --markdown` prints the theme table for docs/gate.md."""
+"""`python -m engine.gate.packs --markdown` prints the theme table for docs/gate.md."""
 
 from __future__ import annotations
 
 import sys
 
-from engine.gate.rules import bank, markdown
+from engine.gate.packs import bank, markdown
 
 
 def main(argv: list[str]) -> int:

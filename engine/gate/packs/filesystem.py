@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.gate.paths import is_auth_file, is_device, is_root, is_system
-from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, any_operand, rule
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
 from engine.gate.shell.view import Command
 
 RECURSIVE = frozenset({"-r", "-R", "--recursive"})
@@ -144,3 +144,5 @@ RULES = [
     rule("fs.split", DANGEROUS, "fs", "writes output files", names="split csplit iconv dos2unix unix2dos",
          examples=["split -b 999 input prefix", "dos2unix -n a b"], counter=["wc -l input"]),
 ]
+
+PACK = Pack("core.filesystem", "Deleting, overwriting, permissions, disks and system trees.", rules=RULES, core=True)

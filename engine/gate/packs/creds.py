@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.gate.paths import is_secret
-from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, any_operand, rule
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
 from engine.gate.shell.view import Command
 
 # Variables that make a program load or run something else, or read its configuration
@@ -108,3 +108,5 @@ RULES = [
                    "PATH=tools:$PATH; ls", "HOME=. git status", "printf -v PATH %s tools", "local GIT_DIR=x"],
          counter=["VAR=value echo test", "export FOO=bar", "FOO=1", "printf -v x %s 1"]),
 ]
+
+PACK = Pack("core.secrets", "Reading secrets, credential stores, and environment hooks that redirect programs.", rules=RULES, core=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
 
 _DRIVE_ROOT = re.compile(r"^[A-Za-z]:[\\/]?(?:\*(?:\.\*)?)?$|^[A-Za-z]:[\\/]?(?:windows|users|program files)[\\/]?$", re.I)
 
@@ -71,3 +71,5 @@ RULES = [
     rule("win.cmd", DANGEROUS, "windows exec", "runs a cmd.exe command line", names="cmd",
          examples=["cmd /c dir"], counter=["dir"]),
 ]
+
+PACK = Pack("windows", "cmd.exe and PowerShell: destruction, persistence, downloads and privilege.", rules=RULES)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.gate.paths import is_startup, is_tool_config
-from engine.gate.rules.model import DANGEROUS, IRREVERSIBLE, any_operand, rule
+from engine.gate.packs.model import DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
 from engine.gate.shell.writes import WRITERS, written
 
 
@@ -84,3 +84,5 @@ RULES = [
          test=lambda c: any(t in ("/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf") for t in c.out_targets()),
          examples=["echo '1.2.3.4 bank.example' >> /etc/hosts"], counter=["cat /etc/hosts"]),
 ]
+
+PACK = Pack("core.evasion", "Covering tracks: log wiping, history clearing, security tools switched off.", rules=RULES, core=True)

@@ -1,13 +1,18 @@
-"""What a rule is: an id, a level, themes, a tier hint, a reason, a matcher and examples.
+"""What a rule and a pack are.
 
-Shell rules match a `Command` (one program after launchers are peeled off); call rules
-match a whole `ToolCall` of a non-shell tool. Both carry examples the test suite runs.
+A rule is an id, a level, themes, a tier hint, a reason, a matcher and examples. Shell
+rules match a `Command` (one program after launchers are peeled off); call rules match a
+whole `ToolCall` of a non-shell tool. Both carry examples the test suite runs. A pack
+gathers everything about one family of programs: its rules and, per program, the proof
+that a command of it only reads.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable
 
 from engine.gate.shell.view import Command
@@ -191,3 +196,27 @@ class Findings:
     unknown: list[str] = field(default_factory=list)
     cwd: str | None = None
     globs: int = 0
+
+
+Proof = Callable[[Command], "str | None"]
+"""Proves one command of a program read-only: None when it is, else why it is not proven (one line)."""
+
+
+@dataclass(frozen=True)
+class Pack:
+    """One program family: its rules (dangerous and catastrophic forms, with examples) and its
+    read-only proofs by program name. A `core` pack cannot be switched off by the policy: its
+    rules are the generic ones (redirections, secrets, code that runs code) every other pack relies on.
+    """
+
+    id: str
+    summary: str
+    rules: tuple[Rule, ...] = ()
+    calls: tuple[CallRule, ...] = ()
+    read_only: Mapping[str, Proof] = field(default_factory=dict)
+    core: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", tuple(self.rules))
+        object.__setattr__(self, "calls", tuple(self.calls))
+        object.__setattr__(self, "read_only", MappingProxyType(dict(self.read_only)))

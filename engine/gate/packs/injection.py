@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.gate.rules.model import DANGEROUS, rule
+from engine.gate.packs.model import DANGEROUS, Pack, rule
 
 RULES = [
     rule("injection.rg-preprocessor", DANGEROUS, "injection exec", "ripgrep runs a preprocessor program on each file",
@@ -62,3 +62,5 @@ RULES = [
          names="emacs", args=r"--eval|-batch|--script|-l\s", examples=["emacs -Q -nw --eval '(term \"/bin/sh\")'"],
          counter=["emacs --version"]),
 ]
+
+PACK = Pack("core.injection", "Programs whose arguments hide code: awk system(), sed e, editors' shell escapes.", rules=RULES, core=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.gate.rules.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, rule
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
 
 RULES = [
     rule("code.delete-root", CATASTROPHIC, "exec fs", "the code deletes a filesystem root or home directory",
@@ -40,3 +40,5 @@ RULES = [
     rule("shell.unknown", DANGEROUS, "exec", "runs a program that is not on the read-only list", trigger=True,
          examples=["addnums", "frobnicate --all"], counter=["ls -la"]),
 ]
+
+PACK = Pack("core.code", "Inline code payloads (python -c, node -e, code.run): deletions, writes, sockets.", rules=RULES, core=True)
