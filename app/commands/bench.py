@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description="Rates every corpus command, prints recall per label and latency "
                               "(median and p99 µs per command, one core, parsing included) plus the worst time "
                               "on ~100 KB adversarial inputs.")
-    gate.add_argument("--corpus", type=Path, help="JSONL corpus (default tests/gate/corpus/commands.jsonl)")
+    gate.add_argument("--corpus", type=Path, help="JSONL corpus file or directory of them (default tests/gate/corpus)")
     gate.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of a table")
     gate.add_argument("--output", type=Path, help="also write the JSON report to this file")
     gate.add_argument("--iterations", type=int, default=7,
@@ -81,7 +81,7 @@ def _missing(parser: argparse.ArgumentParser) -> int:
 def run_gate(args: argparse.Namespace) -> int:
     corpus = args.corpus or gate_bench.default_corpus(REPO)
     if not corpus.exists():
-        raise WardenError(f"no corpus at {corpus}; pass --corpus FILE")
+        raise WardenError(f"no corpus at {corpus}; pass --corpus FILE|DIR")
     rows = gate_bench.load_corpus(corpus)
     err = Console(stderr=True)
     total = len(rows) * max(1, args.iterations) + len(gate_bench.adversarial_inputs(10)) * max(1, args.adversarial_iterations)
@@ -115,6 +115,8 @@ def _table(report: gate_bench.Report, console: Console) -> None:
         "dangerous_at_least_dangerous": "dangerous rated ≥ dangerous",
         "safe_rated_safe": "safe rated safe",
     }
+    table.add_row(f"catastrophic rated safe (n={report.counts.get('catastrophic', 0)})",
+                  str(report.catastrophic_rated_safe), "0", _mark(meets["catastrophic_rated_safe"]))
     for key, label in labels.items():
         table.add_row(f"{label} (n={report.counts.get(label.split()[0], 0)})", f"{report.recall[key]:.1%}",
                       f"≥ {gate_bench.TARGETS[key]:.0%}", _mark(meets[key]))
@@ -126,6 +128,28 @@ def _table(report: gate_bench.Report, console: Console) -> None:
     table.add_row(f"worst ~100 KB input ({worst[0]})", f"{worst[1]:.1f} ms",
                   f"< {gate_bench.TARGETS['adversarial_max_ms']:.0f} ms", _mark(meets["adversarial_max_ms"]))
     console.print(table)
+    if len(report.categories) > 1 or "(file)" not in report.categories:
+        console.print(_category_table(report))
+
+
+def _category_table(report: gate_bench.Report) -> Table:
+    """Recall per label in each corpus directory: safe rated safe, dangerous rated ≥ dangerous, catastrophic
+    rated catastrophic (≥ dangerous in brackets)."""
+    table = Table(title="by category (recall, n)")
+    table.add_column("category")
+    for label in gate_bench.LABELS:
+        table.add_column(label, justify="right")
+    for category, labels in report.categories.items():
+        cells = []
+        for label in gate_bench.LABELS:
+            entry = labels.get(label)
+            if not entry:
+                cells.append("")
+                continue
+            extra = f" [{entry['at_least_dangerous']:.0%}]" if "at_least_dangerous" in entry else ""
+            cells.append(f"{entry['recall']:.1%}{extra} ({int(entry['n'])})")
+        table.add_row(category, *cells)
+    return table
 
 
 def _mark(ok: bool) -> str:

@@ -1,4 +1,4 @@
-"""Shared fixtures for the gate tests: one classifier, and the labelled corpus kept in `corpus/`."""
+"""Shared fixtures for the gate tests: one classifier, and the labelled corpus kept in `corpus/` (one directory per category)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from engine.gate.verdict import Verdict
 from engine.tools.call import ToolCall
 
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO / "tests" / "gate" / "corpus" / "commands.jsonl"
+CORPUS = REPO / "tests" / "gate" / "corpus"
 
 
 @pytest.fixture(scope="session")
