@@ -115,11 +115,22 @@ def theme_counts() -> dict[str, Counter[str]]:
 
 
 def markdown() -> str:
-    """The themes table for docs/gate.md, generated so that it cannot drift from the bank."""
-    rows = ["| theme | safe | dangerous | catastrophic | total |", "|---|---:|---:|---:|---:|"]
+    """The packs and themes tables for docs/gate.md, generated so that they cannot drift from the bank."""
+    everything = bank()
+    rows = ["| pack | core | covers | dangerous | catastrophic | read-only programs |",
+            "|---|:-:|---|---:|---:|---:|"]
+    for pack in everything.packs:
+        levels = Counter(item.level.label for item in (*pack.rules, *pack.calls))
+        rows.append(f"| `{pack.id}` | {'yes' if pack.core else ''} | {pack.summary} | {levels['dangerous']} "
+                    f"| {levels['catastrophic']} | {len(pack.read_only)} |")
+    rows += ["", "Programs each pack proves read-only (any other program is never safe):", ""]
+    for pack in everything.packs:
+        if pack.read_only:
+            rows.append(f"- `{pack.id}`: " + ", ".join(f"`{name}`" for name in sorted(pack.read_only)))
+    rows += ["", "| theme | safe | dangerous | catastrophic | total |", "|---|---:|---:|---:|---:|"]
     for theme, counts in theme_counts().items():
         total = sum(counts.values())
         rows.append(f"| {theme} | {counts['safe']} | {counts['dangerous']} | {counts['catastrophic']} | {total} |")
-    rows.append(f"\n{len(bank().all())} rules in all ({len(bank().shell)} shell, {len(bank().calls)} tool-call); "
-                "a rule may carry several themes.")
+    rows.append(f"\n{len(everything.all())} rules in all ({len(everything.shell)} shell, {len(everything.calls)} tool-call) "
+                f"in {len(everything.packs)} packs; a rule may carry several themes.")
     return "\n".join(rows)

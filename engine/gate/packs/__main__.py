@@ -1,4 +1,4 @@
-"""`python -m engine.gate.packs --markdown` prints the theme table for docs/gate.md."""
+"""`python -m engine.gate.packs --markdown` prints the packs and themes tables for docs/gate.md."""
 
 from __future__ import annotations
 
