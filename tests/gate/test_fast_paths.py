@@ -7,10 +7,9 @@ helpers are memoised per word. Each shortcut is compared here with the plain com
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
+from engine.bench.gate import load_corpus
 from engine.gate.memo import per_word
 from engine.gate.packs import bank
 from engine.gate.shell.analyse import _plain_argv
@@ -32,7 +31,7 @@ EXTRA = [
 
 
 def _corpus() -> list[str]:
-    return [json.loads(line)["command"] for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [case.command for case in load_corpus(CORPUS)]
 
 
 def _commands(text: str) -> list[Command]:
