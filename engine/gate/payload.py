@@ -1,38 +1,89 @@
-"""Reads inline code (python -c, node -e, perl -e, code.run, …) for what it can do.
+"""Reads inline code (python -c, node -e, perl -e, code.run, awk programs, …) for what it can do.
 
 No interpreter runs: regular expressions with bounded repetition pick out shell strings
-handed to system()/exec, deleted and written paths, sockets, native loading and decoding.
+handed to system()/exec (one string or an argv of literals), deleted and written paths
+(also through a variable holding a literal, a home-directory expression, or a walk of a tree
+with a delete inside), sockets, native loading, decoding and processes started in an endless
+loop. Literals the code decodes itself (rot13, reversal, base64, hex) are folded first, so
+`os.system(codecs.decode('ez -es /', 'rot13'))` reads as the command it runs.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
+import shlex
 from dataclasses import dataclass, field
 
 _Q = r"""(?:'([^'\n]{0,4000})'|"([^"\n]{0,4000})")"""
 _SHELL_CALL = re.compile(
     r"(?:os\.system|os\.popen|os\.exec\w{0,3}|subprocess\.\w{1,16}|commands\.getoutput|pty\.spawn|\bsystem|\bexec"
     r"|execSync|spawnSync|\bspawn|execFileSync|execFile|shell_exec|passthru|\bpopen|proc_open|IO\.popen|%x"
-    r"|callCommand|run-shell-command|os\.execute|io\.popen|Runtime\.getRuntime\(\)\.exec|\bqx|open3\.\w{1,12})"
+    r"|callCommand|run-shell-command|os\.execute|io\.popen|Runtime\.getRuntime\(\)\.exec|\bqx|open3\.\w{1,12}"
+    r"|shell-command(?:-to-string)?|Deno\.run|new\s{1,4}Deno\.Command)"
     r"\s{0,4}[\(\{]?\s{0,4}\[?\s{0,4}(?:r|b)?" + _Q
 )
-_SHELL_LIST = re.compile(r"(?:subprocess\.\w{1,16}|spawnSync|execFileSync|\bspawn|os\.exec\w{0,3})\s{0,4}\(\s{0,4}\[([^\]]{0,2000})\]")
+_SHELL_LIST = re.compile(
+    r"(?:subprocess\.\w{1,16}|spawnSync|execFileSync|\bspawn|os\.exec\w{0,3}"
+    r"|\b\w{1,20}\.(?:call|run|check_call|check_output|Popen|getoutput))\s{0,4}\(\s{0,4}\[([^\]]{0,2000})\]"
+)
+_ARGV_CALL = re.compile(
+    r"(?:\bsystem|\bexec|os\.exec\w{1,3}|os\.spawn\w{1,3}|spawnSync|execFileSync|execFile|\bspawn|Process\.spawn"
+    r"|subprocess\.\w{1,16}|IO\.popen|Open3\.\w{1,12}|pcntl_exec)\s{0,4}\(([^()]{0,2000})\)"
+)
+_LITERAL = r"""(?:'[^'\n]{0,4000}'|"[^"\n]{0,4000}")"""
+_ARGV_BARE = re.compile(r"\b(?:system|exec)\s{1,4}(" + _LITERAL + r"(?:\s{0,4},\s{0,4}" + _LITERAL + r"){1,30})")
+_KEYWORD = re.compile(r"\w{1,30}\s{0,2}[=:]\s{0,2}" + _Q)
 _BACKTICK = re.compile(r"`([^`\n]{1,4000})`")
 _QUOTED = re.compile(_Q)
 _DELETE = re.compile(
     r"(?:shutil\.rmtree|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|FileUtils\.rm_rf|FileUtils\.rm_r|FileUtils\.rm"
     r"|FileUtils\.remove_dir|FileUtils\.remove_entry\w{0,8}|File\.delete|Dir\.delete|fs\.rmSync|fs\.rmdirSync"
     r"|fs\.unlinkSync|\.unlinkSync|\.rmSync|\.rmdirSync|fs\.promises\.rm|fs\.rm|fs\.unlink|fs\.rmdir|rimraf\w{0,5}|\bunlink|\brmdir|remove_tree|rmtree"
-    r"|os\.RemoveAll|os\.Remove|Files\.delete\w{0,8})\s{0,4}\(?\s{0,4}(?:r|b|Path\()?" + _Q
+    r"|os\.RemoveAll|os\.Remove|Files\.delete\w{0,8}|Deno\.remove\w{0,4})\s{0,4}\(?\s{0,4}(?:r|b|Path\(|pathlib\.Path\()?" + _Q
 )
+_PATH_METHOD = re.compile(r"Path\(\s{0,4}(?:r|b)?" + _Q + r"\s{0,4}\)\.(rmdir|unlink|write_text|write_bytes|open\(\s{0,4}['\"][wax])")
 _WRITE = re.compile(
-    r"(?:\bopen|io\.open|fopen|File\.open|File\.new)\s{0,4}\(\s{0,4}(?:r|b)?" + _Q + r"\s{0,4},\s{0,4}['\"](?:[wa]|r\+|w\+)"
-    r"|(?:writeFileSync|appendFileSync|writeFile|appendFile|file_put_contents|File\.write|IO\.write|write_text"
-    r"|write_bytes|openout|copyfile|shutil\.copy\w{0,4}|shutil\.move|os\.rename|os\.replace|\bcp|\bmv)"
-    r"\s{0,4}\(\s{0,4}(?:r|b|Path\()?" + _Q
+    r"(?:\bopen|io\.open|fopen|File\.open|File\.new|openSync)\s{0,4}\(\s{0,4}(?:r|b)?" + _Q
+    + r"\s{0,4},\s{0,4}(?:mode\s{0,2}=\s{0,2})?['\"](?:[wax]|r[bt]?\+)"
+    r"|(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|file_put_contents|File\.write|IO\.write"
+    r"|File\.binwrite|IO\.binwrite|write_text|write_bytes|openout|copyfile|shutil\.copy\w{0,4}|shutil\.move|os\.rename"
+    r"|os\.replace|\bcp|\bmv)\s{0,4}\(\s{0,4}(?:r|b|Path\()?" + _Q
 )
+_OS_OPEN = re.compile(r"os\.open\s{0,4}\(\s{0,4}(?:r|b)?" + _Q + r"\s{0,4},[^)]{0,120}O_(?:WRONLY|RDWR|APPEND|TRUNC)")
+_PERL_OPEN = re.compile(
+    r"\bopen\s{0,4}\(?\s{0,4}(?:my\s{1,4})?[$\w]{1,40}\s{0,4},\s{0,4}['\"](?:>{1,2}|\+[<>])['\"]\s{0,4},\s{0,4}" + _Q
+    + r"|\bopen\s{0,4}\(?\s{0,4}(?:my\s{1,4})?[$\w]{1,40}\s{0,4},\s{0,4}['\"](?:>{1,2}|\+[<>])\s{0,4}([^'\"\s]{1,400})['\"]"
+)
+_HOME_EXPRESSION = re.compile(
+    r"os\.path\.expanduser\(\s{0,4}['\"]~/?['\"]\s{0,4}\)|(?:pathlib\.)?Path\.home\(\)|Path\(['\"]~['\"]\)\.expanduser\(\)"
+    r"|os\.environ\[\s{0,4}['\"]HOME['\"]\s{0,4}\]|os\.environ\.get\(\s{0,4}['\"]HOME['\"]\s{0,4}\)"
+    r"|os\.getenv\(\s{0,4}['\"]HOME['\"]\s{0,4}\)|Dir\.home\b(?:\(\))?|ENV\[\s{0,4}['\"]HOME['\"]\s{0,4}\]"
+    r"|\$ENV\{\s{0,4}['\"]?HOME['\"]?\s{0,4}\}|(?:require\(\s{0,4}['\"](?:node:)?os['\"]\s{0,4}\)|\bos)\.homedir\(\)"
+    r"|process\.env\.HOME\b|process\.env\[\s{0,4}['\"]HOME['\"]\s{0,4}\]|File\.expand_path\(\s{0,4}['\"]~['\"]\s{0,4}\)"
+)
+_ASSIGNMENT = re.compile(r"(?:\b(?:my|our|local|const|let|var)\s{1,4})?[$@]?\b([A-Za-z_]\w{0,40})\s{0,4}=(?![=~])\s{0,4}(?:r|b)?" + _Q)
+_WALK = re.compile(
+    r"(?:os\.walk|os\.scandir|os\.listdir|glob\.i?glob|Path|pathlib\.Path|Dir\.glob|Dir\.children|Dir\.each_child"
+    r"|Dir\.entries|Find\.find|readdirSync|fs\.readdir|fs\.opendir|glob\.sync|globSync)\s{0,4}\(\s{0,4}(?:r|b)?" + _Q
+    + r"|\bDir\[\s{0,4}" + _Q + r"|\bfind(?:depth)?\s{0,4}\(\s{0,4}(?:sub\s{0,4}\{[^}]{0,300}\}|\\&\w{1,40})\s{0,4},\s{0,4}" + _Q
+    + r"|\bglob\s{0,4}\(?\s{0,4}" + _Q
+)
+_WALKING = re.compile(r"\.(?:rglob|glob|iterdir|walk)\s{0,4}\(|os\.walk|os\.scandir|os\.listdir|glob|Dir\.|Find\.find"
+                      r"|\bfind(?:depth)?\s{0,4}\(|readdir|opendir")
+_DELETING = re.compile(
+    r"\b(?:rmtree|remove_tree|rm_rf|rm_r|unlink\w{0,5}|rmdir\w{0,5}|os\.remove|removedirs|rmSync|rmdirSync|RemoveAll"
+    r"|File\.delete|FileUtils\.rm\w{0,3}|shred)\b|\.unlink\s{0,4}\(|\.rmdir\s{0,4}\(|\bfs\.rm\s{0,4}\("
+)
+_ENDLESS = re.compile(
+    r"\bwhile\s{0,4}\(?\s{0,4}(?:True|true|1|:|fork)\b\s{0,4}\)?|\bfor\s{0,4}\(\s{0,4};\s{0,4};\s{0,4}\)"
+    r"|\bloop\s{0,4}(?:\{|do\b)|\buntil\s{0,4}\(?\s{0,4}(?:False|false|0)\b|setInterval\s{0,4}\(|\bfor\s{1,4}\w{1,20}\s{1,4}in\s{1,4}(?:itertools\.)?(?:count|repeat|cycle)\s{0,2}\("
+)
+_SPAWN_CALL = re.compile(r"\bfork\b|pcntl_fork|\bspawn\s{0,4}\(|Process\.spawn|Popen\s{0,4}\(|os\.spawn\w{0,3}\s{0,4}\(\s{0,4}os\.P_NOWAIT|\bforkpty\b")
+_WAITS = re.compile(r"\bsleep\b|\bwait\w{0,4}\s{0,4}\(|\.join\s{0,4}\(|communicate|\bwaitpid\b|\bbreak\b|\bexit\b")
+_MODIFIER_FORK = re.compile(r"\bfork\b\s{0,4}(?:\(\s{0,2}\))?\s{0,4}(?:while|until)\b|\b1\s{1,4}while\s{1,4}fork\b")
 _NETWORK = re.compile(
     r"\b(?:socket|urllib\w{0,2}|requests\.\w{1,8}|http\.client|httpx|aiohttp|fetch\s{0,2}\(|XMLHttpRequest|Net::HTTP"
     r"|TCPSocket|UDPSocket|IO::Socket|fsockopen|curl_exec|curl_init|net\.connect|net\.Socket|net\.createConnection"
@@ -47,6 +98,23 @@ _OBFUSCATED = re.compile(
     r"|codecs\.decode|\\x[0-9a-fA-F]{2}\\x[0-9a-fA-F]{2}|\bchr\s{0,2}\(\s{0,2}\d{2,3}\s{0,2}\)\s{0,2}\+|__import__|getattr\s{0,2}\(",
 )
 _B64_LITERAL = re.compile(r"['\"]([A-Za-z0-9+/]{16,8000}={0,2})['\"]")
+MAX_VARIABLES = 16
+_ROT13 = re.compile(r"codecs\.(?:decode|encode)\(\s{0,4}" + _Q + r"\s{0,4},\s{0,4}['\"]rot_?13['\"]\s{0,4}\)")
+_REVERSED = re.compile(
+    r"\bscalar\s{1,4}reverse\s{0,4}\(?\s{0,4}" + _Q + r"\s{0,4}\)?|(?<![\w\]])" + _Q + r"\s{0,2}\[\s{0,2}::\s{0,2}-1\s{0,2}\]"
+    r"|(?<![\w\]])" + _Q + r"\.reverse\b(?:\(\))?|(?<![\w\]])" + _Q
+    + r"\.split\(\s{0,2}['\"]{2}\s{0,2}\)\.reverse\(\)\.join\(\s{0,2}['\"]{2}\s{0,2}\)"
+)
+_BASE64_CALL = re.compile(
+    r"(?:base64\.b64decode|b64decode|atob|Base64\.decode64|decode_base64|MIME::Base64::decode)\s{0,2}\(\s{0,4}(?:b)?" + _Q
+    + r"\s{0,4}\)(?:\.decode\(\s{0,4}(?:['\"][\w-]{1,10}['\"])?\s{0,4}\))?"
+    r"|Buffer\.from\(\s{0,4}" + _Q + r"\s{0,4},\s{0,4}['\"]base64['\"]\s{0,4}\)\.toString\(\s{0,4}(?:['\"][\w-]{1,10}['\"])?\s{0,4}\)"
+)
+_HEX_CALL = re.compile(
+    r"bytes\.fromhex\(\s{0,4}" + _Q + r"\s{0,4}\)\.decode\(\s{0,4}(?:['\"][\w-]{1,10}['\"])?\s{0,4}\)"
+    r"|\bpack\s{0,4}\(\s{0,4}['\"]H\*['\"]\s{0,4},\s{0,4}" + _Q + r"\s{0,4}\)"
+    r"|Buffer\.from\(\s{0,4}" + _Q + r"\s{0,4},\s{0,4}['\"]hex['\"]\s{0,4}\)\.toString\(\s{0,4}(?:['\"][\w-]{1,10}['\"])?\s{0,4}\)"
+)
 
 
 @dataclass
@@ -60,6 +128,7 @@ class Payload:
     reverse_shell: bool = False
     native: bool = False
     obfuscated: bool = False
+    forks: bool = False
     decoded: list[str] = field(default_factory=list)
 
 
@@ -67,19 +136,80 @@ def _first(match: re.Match[str], start: int = 1) -> str:
     return next((g for g in match.groups()[start - 1 :] if g is not None), "")
 
 
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "").replace("\n", " ") + "'"
+
+
+def _folded(match: re.Match[str], decode) -> str:
+    try:
+        return _quote(decode(_first(match)))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return match.group(0)
+
+
+def fold_literals(code: str) -> str:
+    """The code with literals it decodes itself replaced by their decoded text (rot13, reversed
+    strings, base64 and hex decoded in place)."""
+    if "rot" in code:
+        code = _ROT13.sub(lambda m: _folded(m, lambda t: codecs.decode(t, "rot13")), code)
+    if "reverse" in code or "::" in code:
+        code = _REVERSED.sub(lambda m: _folded(m, lambda t: t[::-1]), code)
+    if "64" in code or "atob" in code:
+        code = _BASE64_CALL.sub(lambda m: _folded(m, lambda t: base64.b64decode(t + "=" * (-len(t) % 4)).decode("utf-8")),
+                                code)
+    if "hex" in code or "pack" in code:
+        code = _HEX_CALL.sub(lambda m: _folded(m, lambda t: bytes.fromhex(t).decode("utf-8")), code)
+    return code
+
+
+def resolved(code: str) -> str:
+    """The code with decoded literals folded, home-directory expressions written as `'~'` and
+    names bound to one literal (`p = '/'`) written as that literal where they are passed to a call."""
+    code = fold_literals(code)
+    if "HOME" in code or "home" in code or "expanduser" in code or "expand_path" in code:
+        code = _HOME_EXPRESSION.sub("'~'", code)
+    if "=" not in code:
+        return code
+    bound: dict[str, str] = {}
+    for match in _ASSIGNMENT.finditer(code):
+        value = _first(match, 2)
+        if "'" not in value and '"' not in value:
+            bound[match.group(1)] = value
+        if len(bound) >= MAX_VARIABLES:
+            break
+    if not bound:
+        return code
+    names = "|".join(map(re.escape, sorted(bound, key=len, reverse=True)))
+    use = re.compile(r"(?<=[(,\[])(\s{0,4})[$@]?(" + names + r")\b(?=\s{0,4}[,)\]])")
+    return use.sub(lambda m: m.group(1) + "'" + bound[m.group(2)] + "'", code)
+
+
 def inspect(code: str) -> Payload:
-    """Finds shell strings, deletions, writes, sockets and decoding in `code`."""
+    """Finds shell strings, deletions, writes, sockets, fork loops and decoding in `code`."""
     found = Payload()
+    code = resolved(code)
     for match in _SHELL_CALL.finditer(code):
         found.shell.append(_first(match))
     for match in _SHELL_LIST.finditer(code):
         parts = [_first(m) for m in _QUOTED.finditer(match.group(1))]
         if parts:
             found.shell.append(" ".join(parts))
+    for match in (*_ARGV_CALL.finditer(code), *_ARGV_BARE.finditer(code)):
+        parts = [_first(m) for m in _QUOTED.finditer(_KEYWORD.sub("", match.group(1)))]
+        if len(parts) > 1:
+            found.shell.append(" ".join(shlex.quote(part) for part in parts))
     if "`" in code:
         found.shell.extend(m.group(1) for m in _BACKTICK.finditer(code))
     found.deletes = [_first(m) for m in _DELETE.finditer(code)]
     found.writes = [_first(m) for m in _WRITE.finditer(code)]
+    found.writes.extend(_first(m) for m in _OS_OPEN.finditer(code))
+    found.writes.extend(_first(m) for m in _PERL_OPEN.finditer(code))
+    for match in _PATH_METHOD.finditer(code):
+        target = found.deletes if match.group(3) in ("rmdir", "unlink") else found.writes
+        target.append(_first(match))
+    if _WALKING.search(code) and _DELETING.search(code):
+        found.deletes.extend(_first(m) for m in _WALK.finditer(code))
+    found.forks = _forks(code)
     found.network = _NETWORK.search(code) is not None
     found.reverse_shell = _SOCKET.search(code) is not None and _SPAWN.search(code) is not None
     found.native = _NATIVE.search(code) is not None
@@ -93,3 +223,111 @@ def inspect(code: str) -> Payload:
             if text.isprintable() or "\n" in text:
                 found.decoded.append(text)
     return found
+
+
+def _forks(code: str) -> bool:
+    """True when processes are started in a loop that never waits or ends (`while True: os.fork()`,
+    `fork while 1`, `loop { fork }`, `setInterval(() => child_process.fork(…))`)."""
+    if "fork" not in code and "spawn" not in code and "Popen" not in code:
+        return False
+    if _MODIFIER_FORK.search(code):
+        return True
+    for match in _ENDLESS.finditer(code):
+        window = code[match.start() : match.end() + 200]
+        if _SPAWN_CALL.search(window) and not _WAITS.search(window):
+            return True
+    return False
+
+
+_AWK_STRING = r'"(?:[^"\\\n]|\\.){0,400}"'
+_AWK_TERM = r"(?:" + _AWK_STRING + r"|ENVIRON\[\s{0,4}\"\w{1,40}\"\s{0,4}\]|[A-Za-z_]\w{0,30}|\$\d{1,2})"
+_AWK_EXPRESSION = _AWK_TERM + r"(?:\s{0,4}" + _AWK_TERM + r"){0,8}"
+_AWK_SYSTEM = re.compile(r"\bsystem\s{0,4}\(\s{0,4}(" + _AWK_EXPRESSION + r")\s{0,4}\)")
+_AWK_GETLINE = re.compile(r"(" + _AWK_EXPRESSION + r")\s{0,4}\|\s{0,4}getline\b")
+_AWK_PIPE = re.compile(r"\bprintf?\b\s{0,4}(" + _AWK_EXPRESSION + r")?\s{0,4}\|\s{0,4}(" + _AWK_EXPRESSION + r")")
+_AWK_TOKEN = re.compile(_AWK_TERM)
+_AWK_ASSIGN = re.compile(r"\b([A-Za-z_]\w{0,30})\s{0,4}=(?!=)\s{0,4}(" + _AWK_EXPRESSION + r")")
+_AWK_FIELD = re.compile(r"\$\d")
+_AWK_ESCAPE = re.compile(r"\\(.)", re.S)
+_AWK_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "/": "/"}
+AWK_SHELLS = frozenset("sh bash dash zsh ksh ash busybox".split())
+
+
+@dataclass
+class AwkPayload:
+    """The shell commands an awk program runs: `system()`, `cmd | getline`, `print | cmd`; and
+    whether it pipes its input lines (`print | "sh"`) into a shell."""
+
+    shell: list[str] = field(default_factory=list)
+    runs_input: bool = False
+
+
+def awk(program: str, variables: dict[str, str], lines: list[str] | None = None) -> AwkPayload:
+    """Reads an awk program; `variables` are the `-v name=value` assignments given to it and
+    `lines` its input when known (`$0`, `$1`, … are then read from each of the first four)."""
+    found = AwkPayload()
+    if "system" not in program and "|" not in program:
+        return found
+    records = [line for line in (lines or [])[:4]] or [None]
+    for record in records:
+        bound = dict(variables)
+        for match in _AWK_ASSIGN.finditer(program):
+            value = awk_value(match.group(2), bound, record)
+            if value is not None:
+                bound[match.group(1)] = value
+        for pattern in (_AWK_SYSTEM, _AWK_GETLINE):
+            for match in pattern.finditer(program):
+                found.shell.append(awk_value(match.group(1), bound, record) or match.group(1))
+        for match in _AWK_PIPE.finditer(program):
+            command = awk_value(match.group(2), bound, record) or match.group(2)
+            printed = awk_value(match.group(1), bound, record) if match.group(1) else None
+            if command.split()[:1] and command.split()[0].rsplit("/", 1)[-1] in AWK_SHELLS:
+                if printed is not None:
+                    found.shell.append(printed)
+                else:
+                    found.runs_input = True
+            else:
+                found.shell.append(command)
+    return found
+
+
+def awk_value(expression: str, bound: dict[str, str], record: str | None = None) -> str | None:
+    """The text an awk concatenation of literals, bound names, `ENVIRON[…]` and fields of `record`
+    stands for, or None."""
+    parts = []
+    for token in _AWK_TOKEN.findall(expression):
+        if token.startswith('"'):
+            parts.append(_AWK_ESCAPE.sub(lambda m: _AWK_ESCAPES.get(m.group(1), m.group(1)), token[1:-1]))
+        elif token.startswith("ENVIRON"):
+            name = token.split('"')[1]
+            parts.append("~" if name == "HOME" else "$" + name)
+        elif token.startswith("$"):
+            if record is None:
+                return None
+            index = int(token[1:])
+            fields = record.split()
+            parts.append(record if index == 0 else fields[index - 1] if index <= len(fields) else "")
+        elif token in bound:
+            parts.append(bound[token])
+        else:
+            return None
+    return "".join(parts)
+
+
+_AWK_PRINT_ONLY = re.compile(r"\s{0,8}\{\s{0,8}print\s{1,4}(" + _AWK_EXPRESSION + r")\s{0,8};?\s{0,8}\}\s{0,8}")
+
+
+def awk_prints(program: str, text: str) -> str | None:
+    """What `awk '{print EXPR}'` writes for `text` when EXPR is literals and fields, or None."""
+    match = _AWK_PRINT_ONLY.fullmatch(program)
+    if match is None:
+        return None
+    out = []
+    for line in text.split("\n")[:64]:
+        if not line:
+            continue
+        value = awk_value(match.group(1), {}, line)
+        if value is None:
+            return None
+        out.append(value)
+    return "\n".join(out)

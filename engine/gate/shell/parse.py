@@ -1,23 +1,32 @@
 """Splits a shell script into simple commands with tree-sitter-bash.
 
 Lists, pipelines, subshells, substitutions and redirect targets are all walked, so every
-program the script could start shows up as one `SimpleCommand` with its decoded argv.
+program the script could start shows up as one `SimpleCommand` with its decoded argv. The
+walk follows what the script defines for itself: `set --` and `shift`, `read` and `printf -v`,
+loop variables (bound to every item at once), calls of functions it defined (their bodies walked
+again with the call's arguments), aliases and `hash -p`.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
-from engine.gate.shell.words import WordDecoder
+from engine.gate.shell.decode import decodes, listing, printf, simulate
+from engine.gate.shell.words import DEFAULT_IFS, SPLIT, WordDecoder, alternatives
 
 MAX_NODES = 20_000
 MAX_DEPTH = 150
 MAX_UPSTREAM = 16
 MAX_COMMANDS = 200
+MAX_CALL_DEPTH = 4
+MAX_INLINED = 24
+MAX_ITEMS = 16
+MAX_RESOLVE = 6
 _LANGUAGE = Language(tree_sitter_bash.language())
 _PARSER = Parser(_LANGUAGE)
 _LEAVES = frozenset({"word", "raw_string", "number", "ansi_c_string", "simple_expansion", "special_variable_name",
@@ -47,7 +56,11 @@ class SimpleCommand:
     `feeds` says its output is piped into a later stage (`nested` that it becomes words of
     another command, `inner` lists the commands whose output becomes its own words);
     `expanded` names the variables its words take from the environment. A bare assignment
-    (`PATH=tools`) is a command with no argv and that `env`.
+    (`PATH=tools`) is a command with no argv and that `env`. `indirect` says its name came
+    from an expansion or substitution (resolved or not), `redefined` that the script made
+    its name mean something else (`function`, `alias`, `hash`); `files` maps each `<(…)`
+    among its words to the text it would hold, and `decoded` lists payloads its words decoded
+    (`$(echo … | base64 -d)`).
     """
 
     argv: list[str]
@@ -60,15 +73,21 @@ class SimpleCommand:
     feeds: bool = False
     expanded: list[str] = field(default_factory=list)
     inner: list["SimpleCommand"] = field(default_factory=list)
+    indirect: bool = False
+    redefined: str = ""
+    files: dict[str, str] = field(default_factory=dict)
+    decoded: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
 class Script:
-    """Every simple command of a script, and whether the parse could be trusted."""
+    """Every simple command of a script, and whether the parse could be trusted; `forks` names
+    the functions that start copies of themselves in a pipeline or the background (fork bombs)."""
 
     commands: list[SimpleCommand] = field(default_factory=list)
     error: bool = False
     truncated: bool = False
+    forks: list[str] = field(default_factory=list)
 
 
 class _Walker:
@@ -78,7 +97,17 @@ class _Walker:
         self.script = Script()
         self.variables: dict[str, str] = {}
         self.decoder = WordDecoder(self.variables, source)
+        self.decoder.resolve = self.resolve
         self.nodes = 0
+        self.functions: dict[str, Node] = {}
+        self.aliases: dict[str, str] = {}
+        self.hashed: dict[str, str] = {}
+        self.calls: list[str] = []
+        self.inlined = 0
+        self.feeding: list[tuple[list[str], str | None]] | None = None
+        self.decoded: list[str] = []
+        self.resolved: dict[int, tuple[str | None, bool]] = {}
+        self.resolving = 0
 
     def visit(self, node: Node, depth: int, nested: bool = False) -> None:
         self.nodes += 1
@@ -101,10 +130,9 @@ class _Walker:
         elif kind == "declaration_command":
             self.declaration(node, depth, nested)
         elif kind == "function_definition":
-            name = node.child_by_field_name("name")
-            label = self.decoder.raw(name) if name is not None else ""
-            self.script.commands.append(SimpleCommand(["function", label], nested=nested))
-            self.children(node, depth, nested)
+            self.define(node, depth, nested)
+        elif kind == "for_statement":
+            self.loop(node, depth, nested)
         elif kind in ("command_substitution", "process_substitution"):
             self.children(node, depth, True)
         else:
@@ -114,13 +142,155 @@ class _Walker:
         for child in node.children:
             self.visit(child, depth + 1, nested)
 
-    def pipeline(self, node: Node, depth: int, nested: bool) -> None:
-        upstream: list[SimpleCommand] = []
+    def define(self, node: Node, depth: int, nested: bool) -> None:
+        """Records a function so its calls can be followed; its body is walked once as written."""
+        name = node.child_by_field_name("name")
+        label = self.decoder.raw(name) if name is not None else ""
+        body = node.child_by_field_name("body")
+        self.script.commands.append(SimpleCommand(["function", label], nested=nested))
+        if body is not None and label:
+            self.functions[label] = body
+            if self.forks(label, body):
+                self.script.forks.append(label)
+        self.children(node, depth, nested)
+
+    def forks(self, name: str, body: Node) -> bool:
+        """True when the body starts itself at least twice, once in a pipeline or the background:
+        each call then multiplies the processes (`:(){ :|:& };:`). Plain recursion is not one."""
+        calls, spread, seen = 0, False, 0
+        stack = [body]
+        while stack and seen < 2000:
+            node = stack.pop()
+            seen += 1
+            if node.type == "command":
+                head = node.child_by_field_name("name")
+                if head is not None and self.decoder.raw(head) == name:
+                    calls += 1
+                    after = node.next_sibling
+                    parent = node.parent
+                    spread = spread or (after is not None and after.type == "&") or (
+                        parent is not None and parent.type == "pipeline")
+                continue
+            stack.extend(node.children)
+        return calls >= 2 and spread
+
+    def loop(self, node: Node, depth: int, nested: bool) -> None:
+        """`for NAME in ITEMS`: NAME stands for every item at once while the body is walked; items
+        printed by a lister (`$(ls /)`, `$(find / …)`) are the globs it lists."""
+        name_node = node.child_by_field_name("variable")
+        values = node.children_by_field_name("value")
+        name = self.decoder.raw(name_node) if name_node is not None else ""
+        decoder = self.decoder
+        items: list[str] | None = []
+        dynamic = decoder.dynamic
+        decoder.dynamic = False
+        for value in values[:MAX_ITEMS]:
+            listed = self.listed(value) if value.type == "command_substitution" else None
+            items.extend(listed if listed is not None else decoder.fields(value))
+        if not values:
+            items = list(decoder.positional) if decoder.positional is not None else None
+        if decoder.dynamic or items is None or len(values) > MAX_ITEMS:
+            items = None
+        decoder.dynamic = dynamic
+        if name:
+            if items:
+                self.variables[name] = alternatives(items[: MAX_ITEMS])
+            else:
+                self.variables.pop(name, None)
+        for child in node.children:
+            if child.type != "variable_name":
+                self.visit(child, depth + 1, nested)
+
+    def listed(self, node: Node) -> list[str] | None:
+        """The paths a substitution's lister prints (`$(ls -d /*)`), as globs, or None."""
+        stages = self.stages(node)
+        if stages is None:
+            return None
+        text = simulate(stages)
+        if text is not None:
+            return None
+        return listing(stages[-1][0])
+
+    def resolve(self, node: Node) -> str | None:
+        """The output of a substitution whose commands only print literals (and decode them), or None.
+
+        Each substitution is worked out once; substitutions nested more than `MAX_RESOLVE` deep are not."""
+        known = self.resolved.get(node.id)
+        if known is None:
+            if self.resolving >= MAX_RESOLVE or len(self.resolved) >= MAX_COMMANDS:
+                return None
+            self.resolving += 1
+            stages = self.stages(node)
+            self.resolving -= 1
+            text = simulate(stages) if stages is not None else None
+            known = self.resolved[node.id] = (text, text is not None and stages is not None and decodes(stages))
+        text, decoded = known
+        if decoded and text is not None:
+            self.decoded.append(text)
+        return text
+
+    def stages(self, node: Node) -> list[tuple[list[str], str | None]] | None:
+        """The (argv, stdin) of each stage of the one pipeline inside a substitution, or None."""
+        statements = [child for child in node.named_children if child.type != "comment"]
+        if len(statements) != 1:
+            return None
+        statement = statements[0]
+        parts = [c for c in statement.named_children] if statement.type == "pipeline" else [statement]
+        stages = []
+        for part in parts[:MAX_UPSTREAM]:
+            stage = self.literal_stage(part)
+            if stage is None:
+                return None
+            stages.append(stage)
+        return stages
+
+    def literal_stage(self, node: Node) -> tuple[list[str], str | None] | None:
+        """One command's argv and here-string input, if every word of it is resolved."""
+        redirects: list[Node] = []
+        if node.type == "redirected_statement":
+            body = node.child_by_field_name("body")
+            redirects = [c for c in node.children if c != body and c.is_named]
+            node = body if body is not None else node
+        if node.type != "command":
+            return None
+        decoder = self.decoder
+        dynamic, indirect = decoder.dynamic, decoder.indirect
+        decoder.dynamic = False
+        argv: list[str] = []
+        stdin = None
+        for child in node.children:
+            kind = child.type
+            if kind == "command_name":
+                argv.extend(decoder.fields(child.children[0] if child.children else child))
+            elif kind in ("herestring_redirect", "heredoc_redirect") or kind == "file_redirect":
+                redirects.append(child)
+            elif child.is_named and kind not in _ARGUMENT_SKIP:
+                argv.extend(decoder.fields(child))
+        for redirect in redirects:
+            if redirect.type == "herestring_redirect":
+                stdin = " ".join(" ".join(decoder.fields(w)) for w in redirect.named_children)
+            elif redirect.type == "heredoc_redirect":
+                body = next((c for c in redirect.children if c.type == "heredoc_body"), None)
+                stdin = decoder.raw(body) if body is not None else ""
+            else:
+                decoder.dynamic = True
+        unresolved = decoder.dynamic
+        decoder.dynamic, decoder.indirect = dynamic, indirect
+        return None if unresolved or not argv else (argv, stdin)
+
+    def pipeline(self, node: Node, depth: int, nested: bool, upstream: list[SimpleCommand] | None = None) -> None:
+        """Each stage learns the stages before it; `upstream` is a stage already walked that feeds this
+        pipeline (the command whose here-document starts `cat <<EOF | sh`)."""
+        upstream = list(upstream or [])
         for child in node.children:
             if not child.is_named:
                 continue
             start = len(self.script.commands)
+            feeding = self.feeding
+            if upstream and child.type not in ("command", "redirected_statement"):
+                self.feeding = [(stage.argv, stage.stdin) for stage in upstream[-MAX_UPSTREAM:]]
             self.visit(child, depth + 1, nested)
+            self.feeding = feeding
             stage = next((c for c in self.script.commands[start:] if c.nested == nested), None)
             if stage is not None:
                 stage.upstream = upstream[-MAX_UPSTREAM:]
@@ -135,7 +305,13 @@ class _Walker:
             self.command(body, redirects, depth, nested)
             return
         if body is not None:
+            feeding = self.feeding
+            fed = next((c for r in redirects if r.type == "file_redirect" and any(t.type == "<" for t in r.children)
+                        for c in r.named_children if c.type == "process_substitution"), None)
+            if fed is not None:
+                self.feeding = self.stages(fed) or self.feeding
             self.visit(body, depth + 1, nested)
+            self.feeding = feeding
         holder = SimpleCommand([], nested=nested)
         self.attach(holder, redirects, depth, nested)
         self.script.commands.append(holder)
@@ -146,8 +322,13 @@ class _Walker:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name is not None and name.text:
-            text = " ".join(self.decoder.fields(value)) if value is not None else ""
+            if value is not None and value.type == "array":
+                text = SPLIT.join(f for item in value.named_children for f in self.decoder.fields(item))
+            else:
+                text = " ".join(self.decoder.fields(value)) if value is not None else ""
             key = self.decoder.raw(name)
+            if any(child.type == "+=" for child in node.children):
+                text = self.variables.get(key, "") + text
             self.variables[key] = text
             if bare:
                 self.script.commands.append(SimpleCommand([], env={key: text}, nested=nested))
@@ -165,6 +346,7 @@ class _Walker:
     def command(self, node: Node, redirects: list[Node], depth: int, nested: bool) -> None:
         decoder = self.decoder
         mark = len(decoder.expanded)
+        files, decoded = len(decoder.files), len(self.decoded)
         cmd = SimpleCommand([], nested=nested)
         self.script.commands.append(cmd)
         own = len(self.script.commands)
@@ -183,9 +365,10 @@ class _Walker:
                 self.children(child, depth, nested)
             elif kind == "command_name":
                 word = child.children[0] if child.children else child
-                decoder.dynamic = False
+                decoder.dynamic = decoder.indirect = False
                 argv.extend(decoder.fields(word))
                 cmd.dynamic_name = decoder.dynamic
+                cmd.indirect = decoder.indirect
                 if word.type not in _LEAVES:
                     self.visit(word, depth + 1, nested)
             elif kind in _REDIRECTS:
@@ -194,12 +377,128 @@ class _Walker:
                 argv.extend(decoder.fields(child))
                 if kind not in _LEAVES:
                     self.visit(child, depth + 1, nested)
+        if len(decoder.files) > files:
+            cmd.files = dict(decoder.files[files:])
         if inner_redirects or redirects:
             self.attach(cmd, inner_redirects + redirects, depth, nested)
         if len(decoder.expanded) > mark:
             cmd.expanded = decoder.expanded[mark:]
+        if len(self.decoded) > decoded:
+            cmd.decoded = self.decoded[decoded:]
+        if argv:
+            self.builtin(cmd, depth, nested)
         if len(self.script.commands) > own:
             cmd.inner = [c for c in self.script.commands[own:] if c.nested]
+
+    def builtin(self, cmd: SimpleCommand, depth: int, nested: bool) -> None:
+        """What a command changes for the rest of the script, and the code a call of a name the
+        script defined runs (walked here, with the call's arguments)."""
+        argv = cmd.argv
+        name = argv[0]
+        if name in self.aliases and not cmd.dynamic_name:
+            self.alias(cmd, self.aliases[name], nested)
+            return
+        if name in self.functions and not cmd.dynamic_name:
+            self.call(cmd, self.functions[name], depth, nested)
+            return
+        if name in self.hashed:
+            argv[0] = self.hashed[name]
+            cmd.redefined = "hash"
+            return
+        if name == "set":
+            args = argv[1:]
+            if "--" in args:
+                self.decoder.positional = args[args.index("--") + 1 :]
+            elif args and not args[0].startswith(("-", "+")):
+                self.decoder.positional = args
+        elif name == "shift" and self.decoder.positional is not None:
+            count = argv[1] if len(argv) > 1 else "1"
+            self.decoder.positional = self.decoder.positional[int(count) if count.isdigit() else 1 :]
+        elif name == "printf" and len(argv) > 3 and argv[1] == "-v":
+            self.variables[argv[2]] = printf(argv[3:])
+        elif name in ("read", "mapfile", "readarray"):
+            self.read(cmd)
+        elif name == "alias":
+            for arg in argv[1:]:
+                key, eq, value = arg.partition("=")
+                if eq and key:
+                    self.aliases[key] = value
+        elif name == "hash" and "-p" in argv:
+            at = argv.index("-p")
+            if at + 2 < len(argv):
+                self.hashed[argv[at + 2]] = argv[at + 1]
+        elif name == "unset":
+            for arg in argv[1:]:
+                self.functions.pop(arg, None) if "-f" in argv else self.variables.pop(arg, None)
+
+    def call(self, cmd: SimpleCommand, body: Node, depth: int, nested: bool) -> None:
+        """Walks a function's body again with `$1…` bound to the call's arguments; recursion and
+        more than `MAX_INLINED` calls per script are not followed."""
+        cmd.redefined = "function"
+        name = cmd.argv[0]
+        if name in self.calls or len(self.calls) >= MAX_CALL_DEPTH or self.inlined >= MAX_INLINED:
+            return
+        self.inlined += 1
+        saved = self.decoder.positional
+        self.decoder.positional = cmd.argv[1:]
+        self.calls.append(name)
+        self.visit(body, depth + 1, nested)
+        self.calls.pop()
+        self.decoder.positional = saved
+
+    def alias(self, cmd: SimpleCommand, text: str, nested: bool) -> None:
+        """An alias call is the alias's text followed by the call's arguments, parsed again."""
+        cmd.redefined = "alias"
+        line = text + " " + " ".join(shlex.quote(arg) for arg in cmd.argv[1:])
+        inner = _Walker(None)
+        inner.variables.update(self.variables)
+        inner.functions = self.functions
+        inner.decoder.positional = self.decoder.positional
+        tree, line = _tree(line)
+        inner.visit(tree.root_node, 0, nested)
+        self.script.error = self.script.error or tree.root_node.has_error
+        self.script.commands.extend(inner.script.commands[:MAX_COMMANDS])
+
+    def read(self, cmd: SimpleCommand) -> None:
+        """`read NAMES` binds what it reads: a here-string's words, the lines a literal pipeline
+        prints, or the globs a lister feeding the loop prints; otherwise the names are unknown."""
+        names: list[str] = []
+        args = cmd.argv[1:]
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg == "--":
+                names.extend(args[i + 1 :])
+                break
+            if arg.startswith("-") and len(arg) > 1:
+                i += 2 if arg[-1] in "adinNptu" and arg[-1] != arg[0] else 1
+                continue
+            names.append(arg)
+            i += 1
+        if cmd.argv[0] != "read":
+            names = names[-1:] or ["MAPFILE"]
+        names = names or ["REPLY"]
+        text = cmd.stdin
+        globs = None
+        if text is None and self.feeding is not None:
+            text = simulate(self.feeding)
+            if text is None:
+                globs = listing(self.feeding[-1][0])
+        if text is None:
+            for key in names:
+                if globs is not None and key == names[0]:
+                    self.variables[key] = alternatives(globs)
+                else:
+                    self.variables.pop(key, None)
+            return
+        lines = [line for line in text.split("\n") if line.strip()] or [""]
+        if len(names) == 1:
+            self.variables[names[0]] = alternatives([line.strip() for line in lines[:MAX_ITEMS]])
+            return
+        ifs = cmd.env.get("IFS", self.variables.get("IFS", DEFAULT_IFS))
+        fields = _split_fields(lines[0], ifs, len(names))
+        for key, value in zip(names, fields + [""] * len(names)):
+            self.variables[key] = value
 
     def attach(self, cmd: SimpleCommand, redirects: list[Node], depth: int, nested: bool) -> None:
         decoder = self.decoder
@@ -212,7 +511,10 @@ class _Walker:
                     text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
                 cmd.stdin = text
                 for child in node.children:
-                    if child.type not in ("heredoc_body", "heredoc_start", "heredoc_end"):
+                    if child.type == "pipeline":
+                        cmd.feeds = True
+                        self.pipeline(child, depth + 1, nested, [cmd])
+                    elif child.type not in ("heredoc_body", "heredoc_start", "heredoc_end"):
                         self.visit(child, depth + 1, nested)
                 start = next((c for c in node.children if c.type == "heredoc_start"), None)
                 if body is not None and start is not None and not _QUOTED_DELIMITER.search(decoder.raw(start)):
@@ -237,7 +539,12 @@ class _Walker:
                     if child.type not in _LEAVES:
                         self.visit(child, depth + 1, nested)
             if targets:
-                cmd.redirects.append(Redirect(op, " ".join(decoder.fields(targets[0])), fd))
+                before = len(decoder.files)
+                target = " ".join(decoder.fields(targets[0]))
+                cmd.redirects.append(Redirect(op, target, fd))
+                for raw, content in decoder.files[before:]:
+                    if op == "<" and raw == target:
+                        cmd.stdin = content
                 for extra in targets[1:]:
                     cmd.argv.extend(decoder.fields(extra))
             else:
@@ -259,6 +566,26 @@ class _Walker:
             for sub in found.commands:
                 sub.nested = True
                 self.script.commands.append(sub)
+
+
+def _split_fields(line: str, ifs: str, count: int) -> list[str]:
+    """`read`'s split of one line into `count` fields: the last takes the rest of the line."""
+    if not ifs:
+        return [line]
+    fields: list[str] = []
+    current = ""
+    rest = line.strip(" \t\n") if set(ifs) <= set(DEFAULT_IFS) else line
+    for ch in rest:
+        if ch in ifs and len(fields) < count - 1:
+            if current or ch not in DEFAULT_IFS:
+                fields.append(current)
+            current = ""
+            continue
+        if len(fields) == count - 1 and not current and ch in ifs and ch in DEFAULT_IFS:
+            continue
+        current += ch
+    fields.append(current)
+    return fields
 
 
 _QUOTED_DELIMITER = re.compile(r"""['"\\]""")

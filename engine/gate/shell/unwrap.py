@@ -1,8 +1,10 @@
-"""Peels launcher programs (sudo, env, nice, timeout, busybox, …) off a command line.
+"""Peels launcher programs (sudo, env, nice, timeout, strace, systemd-run, nsenter, …) off a command line.
 
-Rules then see the program that really runs; the launchers are remembered so that
-privilege (sudo, doas, su) can add its own finding. A launcher named by a path outside the
-system's bin directories (`tools/env ls`) is not peeled: it may be anything the agent wrote.
+Rules then see the program that really runs; the launchers are remembered so that one that
+adds risk of its own (privilege, a tracer, a transient service, another namespace) can add
+its finding, and one that starts a shell when given no program says so. A launcher named by
+a path outside the system's bin directories (`tools/env ls`) is not peeled: it may be anything
+the agent wrote.
 """
 
 from __future__ import annotations
@@ -20,21 +22,27 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.S)
 
 @dataclass(frozen=True)
 class Launcher:
-    """How to skip one launcher's own options: flags with a value, and positional words it eats."""
+    """How to skip one launcher's own options: flags with a value, and positional words it eats.
+
+    `rule` is the finding the launcher adds by itself (a tracer can write files and inject
+    code, `systemd-run` escapes the session), `bare` that it starts a shell when no program follows.
+    """
 
     values: frozenset[str] = frozenset()
     positionals: int = 0
     stop_at_operand: bool = True
+    rule: str = ""
+    bare: bool = False
 
 
-def _l(values: str = "", positionals: int = 0) -> Launcher:
-    return Launcher(frozenset(values.split()), positionals)
+def _l(values: str = "", positionals: int = 0, rule: str = "", bare: bool = False) -> Launcher:
+    return Launcher(frozenset(values.split()), positionals, rule=rule, bare=bare)
 
 
 LAUNCHERS: dict[str, Launcher] = {
     "sudo": _l("-u -g -p -h -C -D -r -t -U -T --user --group --prompt --chdir --host --close-from"),
     "doas": _l("-u -C -a"),
-    "pkexec": _l("--user -u"),
+    "pkexec": _l("--user -u", bare=True),
     "env": _l("-u -C -P --unset --chdir"),
     "nice": _l("-n --adjustment"),
     "ionice": _l("-c -n --class --classdata"),
@@ -57,7 +65,7 @@ LAUNCHERS: dict[str, Launcher] = {
     "aa-exec": _l("-p -n --profile --namespace"),
     "chroot": _l("--userspec --groups", positionals=1),
     "flock": _l("-w -E --timeout --conflict-exit-code", positionals=1),
-    "runuser": _l("-u -g -G --user --group"),
+    "runuser": _l("-u -g -G --user --group --supp-group -w --whitelist-environment -s --shell"),
     "torsocks": _l(),
     "proxychains": _l("-f"),
     "proxychains4": _l("-f"),
@@ -65,9 +73,40 @@ LAUNCHERS: dict[str, Launcher] = {
     "nocache": _l(),
     "eatmydata": _l(),
     "dbus-launch": _l(),
-    "xvfb-run": _l("-n -s -f -e --server-num --server-args --auth-file --error-file"),
+    "xvfb-run": _l("-n -s -f -e -w -p --server-num --server-args --auth-file --error-file --wait --xauth-protocol"),
+    "valgrind": _l(rule="exec.debugger"),
+    "strace": _l("-o -e -p -s -u -E -a -b -I -O -P -S -X -U --output --signal --trace --user --env --attach"
+                 " --string-limit --columns --detach-on --interruptible --overhead --sort --trace-path"
+                 " --summary-columns --status --quiet --decode-fds", rule="exec.debugger"),
+    "ltrace": _l("-o -e -p -s -u -a -n -l -x -A -D -F -w --output --library --align --indent", rule="exec.debugger"),
+    "perf": _l("-e -o -p -t -c -F -C -G -r -x -I -m -u -D --event --output --pid --tid --count --freq --cpu"
+               " --cgroup --repeat --field-separator --interval-print --mmap-pages --uid --call-graph --delay",
+               rule="exec.debugger"),
+    "gdb": _l(rule="exec.debugger"),
+    "systemd-run": _l("-u --unit -p --property -E --setenv -M --machine -H --host --uid --gid --nice"
+                      " --working-directory --description --slice --on-active --on-boot --on-startup"
+                      " --on-unit-active --on-unit-inactive --on-calendar --path-property --socket-property"
+                      " --timer-property --service-type --expand-environment", rule="exec.systemd-run", bare=True),
+    "nsenter": _l("-t --target -S --setuid -G --setgid", rule="exec.privileged", bare=True),
+    "unshare": _l("-S --setuid -G --setgid -R --root -w --wd --propagation --setgroups --map-user --map-group"
+                  " --map-users --map-groups --monotonic --boottime", rule="exec.remote-shell-tool", bare=True),
+    "setpriv": _l("--reuid --regid --ruid --euid --rgid --egid --groups --inh-caps --ambient-caps --bounding-set"
+                  " --securebits --pdeathsig --selinux-label --apparmor-profile --landlock-access --landlock-rule",
+                  rule="exec.privileged"),
+    "capsh": _l(rule="exec.remote-shell-tool"),
+    "chpst": _l("-u -U -b -e -/ -n -l -L -m -d -o -p -f -c -r -t", rule="exec.privileged"),
+    "sshpass": _l("-p -f -d -P"),
+    "faketime": _l("--date-prog", positionals=1),
+    "fakeroot": _l("-l --lib --faked -s -i -b", bare=True),
+    "proot": _l("-r --rootfs -b --bind -m --mount -w --pwd --cwd -k --kernel-release -q --qemu -v --verbose"
+                " -i --change-id -p --port", bare=True),
+    "dbus-run-session": _l(),
+    "numactl": _l("-C -N -m -i -p -P --physcpubind --cpunodebind --membind --interleave --preferred"
+                  " --preferred-many --balancing"),
 }
 PRIVILEGED = frozenset({"sudo", "doas", "pkexec", "runuser", "chroot", "su"})
+SHELL_WHEN_BARE = frozenset({"chroot", "su", "sudo", "doas", "runuser"} | {n for n, spec in LAUNCHERS.items() if spec.bare})
+_PERF_RUNS = frozenset({"record", "stat", "trace", "top"})
 
 
 @dataclass(slots=True)
@@ -95,6 +134,21 @@ def unwrap(argv: list[str]) -> Unwrapped:
             break
         rest = out.argv[1:]
         if name == "command" and any(a.startswith("-") and ("v" in a or "V" in a) for a in rest[:2]):
+            break
+        if name == "perf":
+            if rest and rest[0] in _PERF_RUNS:
+                rest = rest[1:]
+            elif len(rest) > 1 and rest[1] == "record":
+                rest = rest[2:]
+            else:
+                break
+        elif name == "gdb":
+            if "--args" not in rest:
+                break
+            rest = ["--", *rest[rest.index("--args") + 1 :]]
+        elif name == "capsh":
+            rest = ["--", "bash", *rest[rest.index("--") + 1 :]] if "--" in rest else []
+        elif name == "runuser" and not any(a in ("-u", "--user") or a.startswith(("-u", "--user=")) for a in rest):
             break
         if name == "env" and rest and (rest[0].startswith("-S") or rest[0].startswith("--split-string")):
             first = rest[0]

@@ -1,24 +1,39 @@
 """Turns tree-sitter word nodes into the strings the shell would pass to a program.
 
-Quoting, backslashes, `$'…'` escapes, `$IFS` and variables assigned earlier in the same
-script are all resolved here, so `r"m"`, `\\rm`, `'r''m'` and `a=rm; $a` all read `rm`.
+Quoting, backslashes, `$'…'` escapes, `$IFS`, variables assigned earlier in the same script
+(with the common `${…}` operators, arrays and `${!name}`), positional parameters set by
+`set --` or a function call, brace expansion and substitutions whose output is a literal are
+all resolved here, so `r"m"`, `\\rm`, `'r''m'`, `a=rm; $a`, `$(echo rm)` and `IFS=,; c=rm,-rf;
+$c` all read `rm`. Unquoted expansions split on the script's own `IFS`.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from tree_sitter import Node
 
 SPLIT = "\x00"
+OPEN, BAR, CLOSE = "\x04", "\x05", "\x06"
+MAX_EXPANSIONS = 16
+DEFAULT_IFS = " \t\n"
 _BACKSLASH = re.compile(r"\\(.)", re.S)
 _DQ_ESCAPE = re.compile(r'\\([\\"$`\n])')
 _NAME = re.compile(r"\w+")
 _VARIABLE = re.compile(r"!?([A-Za-z_]\w*)")
+_PARAMETER = re.compile(r"(!?)([A-Za-z_]\w*|\d+|[@*#?$!0-])(?:\[([^\]]{0,40})\])?(.*)", re.S)
+_SUBSTRING = re.compile(r":\s{0,2}(-?\d{1,6})(?::\s{0,2}(-?\d{1,6}))?")
+_GROUP = re.compile("\x04([^\x04\x06]*)\x06")
+_SEQUENCE = re.compile(r"(-?\d{1,9})\.\.(-?\d{1,9})(?:\.\.(-?\d{1,9}))?|([A-Za-z])\.\.([A-Za-z])")
+_GLOB_CHARS = re.compile(r"[*?\[]")
+_BRACE_MARKS = str.maketrans({"{": OPEN, ",": BAR, "}": CLOSE})
+_UNMARK = str.maketrans({OPEN: "{", BAR: ",", CLOSE: "}"})
 _ANSI_C = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
                    "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
-WELL_KNOWN = {"SHELL": "sh", "BASH": "bash"}
+WELL_KNOWN = {"SHELL": "sh", "BASH": "bash", "0": "sh", "HOME": "~"}
+_SPLITTERS: dict[str, dict[int, str]] = {}
 
 
 def ansi_c(body: str) -> str:
@@ -38,20 +53,82 @@ def ansi_c(body: str) -> str:
     return _ANSI_C.sub(one, body)
 
 
+def alternatives(items: list[str]) -> str:
+    """One value standing for several (a loop variable over its items): every word it lands in
+    expands once per item, as a brace expression would."""
+    if len(items) == 1:
+        return items[0]
+    return OPEN + BAR.join(item.replace(OPEN, "").replace(BAR, "").replace(CLOSE, "") for item in items) + CLOSE
+
+
+def expand_braces(text: str) -> list[str]:
+    """The words a marked brace expression stands for, innermost groups first, at most
+    `MAX_EXPANSIONS`; past that every group becomes `*` (one word matching at least as much)."""
+    done: list[str] = []
+    todo = [text]
+    while todo:
+        current = todo.pop()
+        match = _GROUP.search(current)
+        if match is None:
+            done.append(current.translate(_UNMARK))
+            continue
+        head, body, tail = current[: match.start()], match.group(1), current[match.end() :]
+        if BAR in body:
+            options = body.split(BAR)
+        else:
+            options = _sequence(body)
+            if options is None:
+                todo.append(head + "{" + body + "}" + tail)
+                continue
+        if len(options) + len(todo) + len(done) > MAX_EXPANSIONS:
+            return [_GROUP_ANY.sub("*", text).translate(_UNMARK)]
+        todo.extend(head + option + tail for option in reversed(options))
+    done.reverse()
+    return done
+
+
+_GROUP_ANY = re.compile("\x04[^\x06]*\x06|[\x04\x05\x06]")
+
+
+def _sequence(body: str) -> list[str] | None:
+    match = _SEQUENCE.fullmatch(body)
+    if match is None:
+        return None
+    if match.group(4):
+        low, high = ord(match.group(4)), ord(match.group(5))
+        step = 1 if high >= low else -1
+        if abs(high - low) >= MAX_EXPANSIONS:
+            return ["*"] * (MAX_EXPANSIONS + 1)
+        return [chr(c) for c in range(low, high + step, step)]
+    start, end = int(match.group(1)), int(match.group(2))
+    step = abs(int(match.group(3) or 1)) or 1
+    if abs(end - start) // step >= MAX_EXPANSIONS:
+        return ["*"] * (MAX_EXPANSIONS + 1)
+    step = step if end >= start else -step
+    return [str(n) for n in range(start, end + (1 if step > 0 else -1), step)]
+
+
 class WordDecoder:
     """Decodes words against the variables assigned so far in one script.
 
     `source` is the parsed text when it is pure ASCII: byte offsets are then character
     offsets, and slicing it is several times cheaper than decoding `node.text`. Variables
     the script did not assign itself come from the environment; their names are kept in
-    `expanded`.
+    `expanded`. `dynamic` says a word took something that could not be resolved, `indirect`
+    that it took any expansion or substitution at all. `positional` holds `$1…` once the
+    script set them (`set --`, a function call). `resolve` works out the output of a
+    substitution when it is a literal; `files` keeps the content of each `<(…)` so resolved.
     """
 
     def __init__(self, variables: dict[str, str], source: str | None = None) -> None:
         self.variables = variables
         self.source = source
         self.dynamic = False
+        self.indirect = False
         self.expanded: list[str] = []
+        self.positional: list[str] | None = None
+        self.resolve: Callable[[Node], str | None] | None = None
+        self.files: list[tuple[str, str]] = []
 
     def raw(self, node: Node) -> str:
         """The source text of `node`."""
@@ -60,11 +137,23 @@ class WordDecoder:
         return node.text.decode("utf-8", "replace") if node.text is not None else ""
 
     def fields(self, node: Node) -> list[str]:
-        """The argv entries one word node becomes (unquoted `$IFS` and variables split)."""
+        """The argv entries one word node becomes (unquoted expansions split, braces expanded)."""
         text = self.text(node, quoted=False)
+        if OPEN in text:
+            return [part for word in expand_braces(text) for part in word.split(SPLIT) if part]
         if SPLIT not in text:
             return [text]
         return [part for part in text.split(SPLIT) if part]
+
+    def split(self, value: str) -> str:
+        """An unquoted expansion's value, with the script's `IFS` characters turned into field breaks."""
+        ifs = self.variables.get("IFS", DEFAULT_IFS)
+        if not ifs:
+            return value
+        table = _SPLITTERS.get(ifs)
+        if table is None:
+            table = _SPLITTERS[ifs] = {ord(ch): SPLIT for ch in ifs[:16]}
+        return value.translate(table)
 
     def text(self, node: Node, quoted: bool) -> str:
         kind = node.type
@@ -72,43 +161,182 @@ class WordDecoder:
             raw = self.raw(node)
             return _unescape(raw) if "\\" in raw else raw
         if kind in ("string", "translated_string"):
-            return "".join(self._string_part(child) for child in node.named_children)
+            return self._string(node)
         if kind == "concatenation":
-            return "".join(self.text(child, quoted) for child in node.children)
+            children = node.children
+            if not quoted and any(child.type == "word" and self.raw(child) == "{" for child in children):
+                return "".join(self.text(child, quoted).translate(_BRACE_MARKS) if child.type == "word"
+                               else self.text(child, quoted) for child in children)
+            return "".join(self.text(child, quoted) for child in children)
         raw = self.raw(node)
         if kind == "raw_string":
             return raw[1:-1]
         if kind == "ansi_c_string":
             return ansi_c(raw[2:-1])
         if kind in ("simple_expansion", "expansion"):
-            return self._expansion(node, raw, quoted)
-        if kind in ("command_substitution", "process_substitution", "arithmetic_expansion"):
+            self.indirect = True
+            return self._expansion(raw, quoted)
+        if kind == "command_substitution":
+            self.indirect = True
+            found = self.resolve(node) if self.resolve is not None else None
+            if found is None:
+                self.dynamic = True
+                return raw
+            found = found.rstrip("\n")
+            return found if quoted else self.split(found)
+        if kind == "process_substitution":
             self.dynamic = True
+            found = self.resolve(node) if self.resolve is not None else None
+            if found is not None:
+                self.files.append((raw, found))
+            return raw
+        if kind == "arithmetic_expansion":
+            self.dynamic = self.indirect = True
             return raw
         return raw
+
+    def _string(self, node: Node) -> str:
+        """A double-quoted string's text; the line breaks tree-sitter leaves between its parts are kept."""
+        at = node.start_byte + (2 if node.type == "translated_string" else 1)
+        parts = []
+        for child in node.named_children:
+            if child.start_byte > at:
+                parts.append(self._between(node, at, child.start_byte))
+            parts.append(self._string_part(child))
+            at = child.end_byte
+        if node.end_byte - 1 > at:
+            parts.append(self._between(node, at, node.end_byte - 1))
+        return "".join(parts)
+
+    def _between(self, node: Node, start: int, end: int) -> str:
+        if self.source is not None:
+            return self.source[start:end]
+        text = node.text or b""
+        return text[start - node.start_byte : end - node.start_byte].decode("utf-8", "replace")
 
     def _string_part(self, node: Node) -> str:
         if node.type == "string_content":
             text = self.raw(node)
             return _DQ_ESCAPE.sub(_first_group, text) if "\\" in text else text
-        if node.type == "string":
-            return self.text(node, quoted=True)
         return self.text(node, quoted=True)
 
-    def _expansion(self, node: Node, raw: str, quoted: bool) -> str:
-        name = raw.strip("${}")
-        if name.startswith("IFS"):
-            return " " if quoted else SPLIT
-        if name in self.variables:
-            value = self.variables[name]
-            return value if quoted else value.replace(" ", SPLIT).replace("\t", SPLIT).replace("\n", SPLIT)
-        if name in WELL_KNOWN:
-            return WELL_KNOWN[name]
+    def _expansion(self, raw: str, quoted: bool) -> str:
+        inner = raw[2:-1] if raw.startswith("${") else raw[1:]
+        match = _PARAMETER.fullmatch(inner)
+        if match is None:
+            return self._unknown(inner, raw)
+        bang, name, subscript, operator = match.groups()
+        if name in ("@", "*") or name.isdigit() and name != "0" or name == "#" and not bang:
+            return self._positional(name, quoted, operator)
+        if bang:
+            target = self.variables.get(name)
+            if target is None or not _NAME.fullmatch(target) or operator:
+                return self._unknown(inner, raw)
+            name = target
+        if operator[:2] == ":?" or operator[:1] == "?":
+            operator = ""
+        value = self._value(name, subscript, operator == "" and not quoted)
+        if operator:
+            value = _operate(value, operator)
+            if value is _UNKNOWN:
+                return self._unknown(inner, raw)
+        if value is None:
+            return self._unknown(inner, raw)
+        return value if quoted else self.split(value)
+
+    def _value(self, name: str, subscript: str | None, whole: bool) -> str | None:
+        if name == "IFS":
+            return self.variables.get("IFS", " " if not whole else DEFAULT_IFS)
+        value = self.variables.get(name)
+        if value is None:
+            return WELL_KNOWN.get(name)
+        if SPLIT in value and subscript is not None and subscript not in ("@", "*"):
+            items = value.split(SPLIT)
+            index = int(subscript) if subscript.isdigit() else -1
+            return items[index] if 0 <= index < len(items) else ""
+        return value
+
+    def _positional(self, name: str, quoted: bool, operator: str) -> str:
+        params = self.positional
+        if params is None or operator and name not in ("#",):
+            self.dynamic = True
+            return "$" + name
+        if name == "#":
+            return str(len(params))
+        if name.isdigit():
+            index = int(name)
+            value = params[index - 1] if index <= len(params) else ""
+            return value if quoted else self.split(value)
+        if name == "@":
+            return SPLIT.join(params) if quoted else SPLIT.join(self.split(p) for p in params)
+        ifs = self.variables.get("IFS", DEFAULT_IFS)
+        return ifs[:1].join(params) if quoted else SPLIT.join(self.split(p) for p in params)
+
+    def _unknown(self, inner: str, raw: str) -> str:
         self.dynamic = True
-        variable = _VARIABLE.match(name)
+        variable = _VARIABLE.match(inner)
         if variable is not None:
             self.expanded.append(variable.group(1))
-        return "$" + name if _NAME.fullmatch(name) else raw
+        return "$" + inner if _NAME.fullmatch(inner) else raw
+
+
+class _Unknown(str):
+    """A `${…}` operator the decoder does not simulate."""
+
+
+_UNKNOWN = _Unknown("")
+
+
+def _operate(value: str | None, operator: str) -> str | None:
+    """Applies one `${name…}` operator with a literal operand: defaults, substrings, prefix and
+    suffix removal, replacement and case; anything else is `_UNKNOWN`."""
+    head = operator[:2]
+    if head in (":-", ":=") or operator[:1] in ("-", "="):
+        word = operator[2:] if head in (":-", ":=") else operator[1:]
+        empty = value is None or (head[:1] == ":" and not value)
+        return (_literal(word) if "$" not in word else _UNKNOWN) if empty else value
+    if head == ":+" or operator[:1] == "+":
+        word = operator[2:] if head == ":+" else operator[1:]
+        return "" if value is None else (_literal(word) if "$" not in word else _UNKNOWN)
+    if value is None:
+        return None
+    substring = _SUBSTRING.fullmatch(operator)
+    if substring is not None:
+        start = int(substring.group(1))
+        length = substring.group(2)
+        start = max(0, len(value) + start) if start < 0 else start
+        if length is None:
+            return value[start:]
+        count = int(length)
+        return value[start : start + count] if count >= 0 else value[start : len(value) + count]
+    if operator in ("^^", ",,", "^", ","):
+        if operator == "^^":
+            return value.upper()
+        if operator == ",,":
+            return value.lower()
+        return (value[:1].upper() if operator == "^" else value[:1].lower()) + value[1:]
+    for mark in ("##", "#", "%%", "%"):
+        if operator.startswith(mark):
+            pattern = _literal(operator[len(mark) :])
+            if _GLOB_CHARS.search(pattern) or "$" in pattern:
+                return _UNKNOWN
+            if mark[0] == "#":
+                return value[len(pattern) :] if value.startswith(pattern) else value
+            return value[: len(value) - len(pattern)] if pattern and value.endswith(pattern) else value
+    if operator.startswith("/"):
+        every = operator.startswith("//")
+        pattern, _, replacement = operator[2 if every else 1 :].partition("/")
+        pattern, replacement = _literal(pattern), _literal(replacement)
+        if not pattern or _GLOB_CHARS.search(pattern) or "$" in pattern + replacement:
+            return _UNKNOWN
+        return value.replace(pattern, replacement) if every else value.replace(pattern, replacement, 1)
+    return _UNKNOWN
+
+
+def _literal(word: str) -> str:
+    if len(word) >= 2 and word[0] == word[-1] and word[0] in "'\"":
+        return word[1:-1]
+    return _unescape(word) if "\\" in word else word
 
 
 def _unescape(raw: str) -> str:

@@ -1,0 +1,148 @@
+"""Interpreter one-liners and awk programs that destroy the machine (issue 12).
+
+Python, Perl, Ruby and Node code that removes a tree at a root or home, opens a block device for
+writing, or forks in an endless loop is catastrophic, however the call is spelled (argv lists,
+variables holding the path, walks with a delete inside, home-directory expressions); awk's
+`system()`, `| getline` and `print | "sh"` are read as the shell commands they are. These strings
+are data: they are only ever classified, never run.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.gate.verdict import Level
+from engine.tools.call import ToolCall
+
+PYTHON = [
+    "python3 -c \"import shutil; shutil.rmtree('/')\"",
+    "python -c 'import os; os.system(\"rm -rf /\")'",
+    "python3 -c \"import subprocess; subprocess.run(['rm','-rf','/'])\"",
+    "python3 -c \"import subprocess as s; s.call(['rm', '-rf', '/'], shell=False)\"",
+    "python3 -c \"import os; os.execvp('rm', ['rm', '-rf', '/'])\"",
+    "python3 -c \"import os; os.spawnlp(os.P_WAIT, 'rm', 'rm', '-rf', '/')\"",
+    "python3 -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~'))\"",
+    "python3 -c \"import shutil, pathlib; shutil.rmtree(pathlib.Path.home())\"",
+    "python3 -c \"import shutil; p='/'; shutil.rmtree(p)\"",
+    "python3 -c \"import shutil,os; shutil.rmtree(os.environ['HOME'])\"",
+    "python3 -c \"from pathlib import Path; [p.unlink() for p in Path('/').rglob('*') if p.is_file()]\"",
+    "python3 -c \"import os\nfor r, d, f in os.walk('/'):\n    for n in f: os.remove(os.path.join(r, n))\"",
+    "python3 -c \"open('/dev/sda','wb').write(b'0'*512)\"",
+    "python3 -c \"with open('/dev/nvme0n1', 'r+b') as f: f.write(bytes(4096))\"",
+    "python3 -c \"import os; fd=os.open('/dev/sda', os.O_WRONLY); os.write(fd, bytes(512))\"",
+    "python3 -c \"open('/dev/sda', mode='wb').write(bytes(1))\"",
+    "python3 -c \"from pathlib import Path; Path('/dev/sdb').write_bytes(bytes(512))\"",
+    "python3 -c 'import os\nwhile True: os.fork()'",
+    "python -c 'import os\nwhile 1:\n    os.fork()'",
+    "python3 -c \"import subprocess,sys\nwhile True: subprocess.Popen([sys.executable, '-c', 'pass'])\"",
+]
+
+PERL = [
+    "perl -e 'use File::Path; rmtree(\"/\")'",
+    "perl -MFile::Path -e 'File::Path::rmtree(\"/\")'",
+    "perl -MFile::Path=remove_tree -e 'remove_tree(\"/\")'",
+    "perl -e 'system(\"rm -rf /\")'",
+    "perl -e 'system(\"rm\", \"-rf\", \"/\")'",
+    "perl -e '`rm -rf /`'",
+    "perl -e 'open(my $f, \">\", \"/dev/sda\"); print $f \"x\" x 512'",
+    "perl -e 'open(F, \">/dev/sda\"); print F 0'",
+    "perl -e 'fork while 1'",
+    "perl -e 'fork while fork'",
+    "perl -e '1 while fork'",
+    "perl -MFile::Path -e 'rmtree($ENV{HOME})'",
+]
+
+RUBY = [
+    "ruby -e \"require 'fileutils'; FileUtils.rm_rf('/')\"",
+    "ruby -rfileutils -e 'FileUtils.rm_r(\"/etc\")'",
+    "ruby -e 'FileUtils.rm_rf(Dir.home)'",
+    "ruby -e 'system(\"rm\", \"-rf\", \"/\")'",
+    "ruby -e '`rm -rf /`'",
+    "ruby -e \"File.open('/dev/nvme0n1','w') { |f| f.write('0') }\"",
+    "ruby -e 'File.write(\"/dev/sda\", \"x\")'",
+    "ruby -e 'loop { fork }'",
+    "ruby -e 'loop do fork end'",
+]
+
+NODE = [
+    "node -e \"require('fs').rmSync('/', {recursive: true, force: true})\"",
+    "node -e \"require('fs').rmdirSync('/home', {recursive:true})\"",
+    "node -e \"const fs=require('fs'); fs.rm('/', {recursive:true}, ()=>{})\"",
+    "node -e \"require('child_process').execSync('rm -rf /')\"",
+    "node -e \"require('child_process').spawnSync('rm', ['-rf', '/'])\"",
+    "node -e \"require('child_process').execFileSync('rm', ['-rf', '/'])\"",
+    "node -e \"require('fs').rmSync(require('os').homedir(), {recursive: true})\"",
+    "node -e \"require('fs').writeFileSync('/dev/sda', Buffer.alloc(512))\"",
+    "node -e \"const fs=require('fs'); const fd=fs.openSync('/dev/sda','w'); fs.writeSync(fd, 'x')\"",
+    "node -e \"while(1) require('child_process').fork(__filename)\"",
+    "node -e \"setInterval(()=>require('child_process').fork(process.argv[1]), 1)\"",
+    "node -e \"for(;;) require('child_process').spawn(process.execPath, ['-e', ''])\"",
+]
+
+AWK = [
+    "awk 'BEGIN{system(\"rm -rf /\")}'",
+    "gawk 'BEGIN { system(\"rm\" \" -rf /\") }'",
+    "mawk 'BEGIN{\"rm -rf /\" | getline}'",
+    "awk 'BEGIN{print \"rm -rf /\" | \"sh\"}'",
+    "echo 'rm -rf /' | awk '{print | \"sh\"}'",
+    "busybox awk 'BEGIN{system(\"rm -rf ~\")}'",
+    "awk -v c='rm -rf /' 'BEGIN{system(c)}'",
+    "awk 'BEGIN{c=\"rm -rf /\"; system(c)}'",
+    "nawk 'BEGIN{system(\"dd if=/dev/zero of=/dev/sda\")}'",
+    "echo x | awk '{system(\"rm -rf /\")}'",
+]
+
+CATASTROPHIC = PYTHON + PERL + RUBY + NODE + AWK
+
+DANGEROUS = [
+    "python3 -c \"import shutil; shutil.rmtree('build')\"",
+    "python3 -c \"open('out.bin','wb').write(b'x')\"",
+    "python3 -c \"import os; os.fork()\"",
+    "perl -e 'fork'",
+    "ruby -e 'FileUtils.rm_rf(\"tmp\")'",
+    "node -e \"require('fs').rmSync('dist', {recursive: true})\"",
+    "awk 'BEGIN{system(\"ls\")}'",
+    "python3 -c \"import os\nfor r, d, f in os.walk('.'):\n    print(r)\"",
+    "python3 -c \"from pathlib import Path; [p.unlink() for p in Path('build').rglob('*.o')]\"",
+    "python3 -c \"open('/dev/sda','rb').read(512)\"",
+    "python3 -c \"for i in range(3): print(i)\"",
+]
+
+SAFE = [
+    "awk '{print $1}' notes.txt",
+    "awk -F: '{print $1}' /etc/passwd",
+    "echo x | awk '{print toupper($0)}'",
+]
+
+
+@pytest.mark.parametrize("command", CATASTROPHIC)
+def test_destructive_payload_is_catastrophic(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.CATASTROPHIC, f"{command!r}: {verdict.level.label} {verdict.rules}"
+
+
+@pytest.mark.parametrize("command", DANGEROUS)
+def test_ordinary_payload_is_dangerous_not_catastrophic(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.DANGEROUS, f"{command!r}: {verdict.level.label} {verdict.rules}"
+
+
+@pytest.mark.parametrize("command", SAFE)
+def test_plain_awk_stays_safe(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.SAFE, f"{command!r}: {verdict.level.label} {verdict.rules}"
+
+
+@pytest.mark.parametrize("code", [
+    "import shutil\nshutil.rmtree('/')",
+    "import os\nwhile True:\n    os.fork()",
+    "with open('/dev/sda', 'wb') as disk:\n    disk.write(bytes(1 << 20))",
+])
+def test_code_tool_reads_the_same_payloads(classifier, code: str) -> None:
+    verdict = classifier.classify(ToolCall("code.run", {"code": code, "language": "python"}))
+    assert verdict.level is Level.CATASTROPHIC, f"{code!r}: {verdict.rules}"
+
+
+def test_device_write_and_fork_loop_name_their_rules(shell) -> None:
+    assert "code.write-device" in shell("python3 -c \"open('/dev/sda','wb').write(b'0')\"").rules
+    assert "code.fork-loop" in shell("perl -e 'fork while 1'").rules
