@@ -1,0 +1,329 @@
+"""macOS: its disks, its system volumes, and its security, boot and recovery switches.
+
+Catastrophic: erasing, zeroing or repartitioning a disk (`diskutil`, `asr --erase`, `gpt
+destroy`), deleting an APFS container, volume or snapshot, deleting a volume's root, the
+system or data volume, `/private/var`, or the user's Library or keychains; switching off SIP,
+Gatekeeper, quarantine, the application firewall, FileVault, AMFI or a security agent
+(XProtect, MRT, CrowdStrike, SentinelOne, Defender, …); granting privacy permissions by
+writing the TCC database; deleting Time Machine backups or local snapshots or switching
+backups off; erasing the unified log; dumping the keychain's secrets; creating a second uid 0
+account or deleting a user with their home. Mounting, renaming, one app's quarantine flag,
+app preferences, boot-args, the startup disk and single passwords are dangerous: a person
+decides. The read-only forms (`tmutil listbackups`, `csrutil status`, `spctl --assess`,
+`launchctl list`, `log show`, `defaults read`, `diskutil list`, …) are proven by the tables below.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.gate.memo import per_word
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, rule
+from engine.gate.paths import fold
+from engine.gate.proof import Options, options, subcommands
+from engine.gate.shell.view import Command
+
+_DISK_ERASES = frozenset(
+    "erasedisk erasevolume secureerase zerodisk randomdisk partitiondisk reformat mergepartitions splitpartition"
+    " erasecd".split())
+_APFS_DESTROYS = frozenset("deletecontainer deletevolume erasevolume deletevolumegroup deletesnapshot".split())
+_DISK_READS = frozenset("list info information activity listfilesystems verifyvolume verifydisk".split())
+_APFS_READS = frozenset("list listcryptousers listsnapshots listvolumegroups listusers".split())
+
+
+def _disk_destroyed(cmd: Command) -> str | None:
+    """diskutil's erases and repartitions, and deleting an APFS container, volume, group or snapshot."""
+    ops = [op.lower() for op in cmd.operands[:2]]
+    if not ops:
+        return None
+    if ops[0] in _DISK_ERASES:
+        return cmd.operands[0]
+    if ops[0] in ("apfs", "ap") and ops[1:] and ops[1] in _APFS_DESTROYS:
+        return cmd.operands[1]
+    if ops[0] in ("appleraid", "ar", "corestorage", "cs") and ops[1:] and ops[1] in ("delete", "deletevolume", "revert"):
+        return cmd.operands[1]
+    return None
+
+
+def _disk_changed(cmd: Command) -> bool:
+    ops = [op.lower() for op in cmd.operands[:2]]
+    if not ops:
+        return False
+    if ops[0] in ("apfs", "ap", "cs", "corestorage", "appleraid", "ar"):
+        return not (ops[1:] and ops[1] in _APFS_READS)
+    return ops[0] not in _DISK_READS
+
+
+_SYSTEM_TREES = re.compile(
+    r"/Volumes/[^/]{1,255}(?:/\*)?|/System(?:/Volumes(?:/[^/]{1,255})?|/Library|/Applications)?(?:/\*)?"
+    r"|/private/(?:var|etc)(?:/\*)?|~/Library(?:/\*)?|~?/Library/Keychains(?:/.{0,200})?")
+
+
+def _system_deleted(cmd: Command) -> str | None:
+    ops = cmd.operands[:16]
+    for op in ops[:-1] if cmd.name == "mv" else ops:
+        if op[:1] in ("/", "~", "$") and _system_tree(op):
+            return op
+    return None
+
+
+@per_word(limit=256)
+def _system_tree(path: str) -> bool:
+    return _SYSTEM_TREES.fullmatch(fold(path)) is not None
+
+
+def _sip_off(cmd: Command) -> bool:
+    ops = cmd.operands
+    return ops[:1] == ("disable",) or ops[:2] == ("authenticated-root", "disable") \
+        or ops[:1] == ("enable",) and "--without" in cmd.flags
+
+
+def _gatekeeper_off(cmd: Command) -> bool:
+    if cmd.name == "defaults":
+        write = _defaults_write(cmd)
+        return write is not None and write[0].endswith("com.apple.launchservices") and write[1] == "lsquarantine" \
+            and write[2] in _FALSE
+    if cmd.flags & {"--master-disable", "--global-disable"}:
+        return True
+    if "--disable" in cmd.flags:
+        return not cmd.operands and not cmd.flags & {"--label", "--rule", "-t", "--type"}
+    return cmd.operands[:2] == ("kext-consent", "disable")
+
+
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _defaults_write(cmd: Command) -> tuple[str, str, str] | None:
+    """(domain, key, last value) of `defaults [-currentHost] write DOMAIN KEY [-type] VALUE`, lower-cased."""
+    ops = [op.lower() for op in cmd.operands]
+    if "write" not in ops[:3]:
+        return None
+    rest = ops[ops.index("write") + 1 :]
+    if len(rest) < 3:
+        return None
+    domain = rest[0][: -len(".plist")] if rest[0].endswith(".plist") else rest[0]
+    return domain, rest[1], rest[-1]
+
+
+def _firewall_off(cmd: Command) -> bool:
+    if cmd.name == "socketfilterfw":
+        value = next((cmd.args[i + 1] for i, arg in enumerate(cmd.args[:-1]) if arg == "--setglobalstate"), "")
+        return value.lower() in _FALSE
+    ops = [op.lower() for op in cmd.operands]
+    if ops[:1] == ["delete"] and any(op.endswith(("com.apple.alf", "com.apple.alf.plist")) for op in ops[1:2]):
+        return True
+    write = _defaults_write(cmd)
+    return write is not None and write[0].endswith("com.apple.alf") and write[1] == "globalstate" and write[2] in _FALSE
+
+
+_AGENTS = re.compile(
+    r"(?i)com\.apple\.(?:alf|xprotect|mrt|syspolicy|security|trustd|auditd|tccd|endpointsecurity|amfid|gatekeeper)"
+    r"|crowdstrike|falcon|sentinel|com\.microsoft\.(?:wdav|fresno|dlp)|wdav|com\.jamf\.protect|sophos|carbonblack"
+    r"|objective-see|littlesnitch|obdev|malwarebytes|com\.eset|symantec|mcafee|trendmicro|paloaltonetworks"
+    r"|elastic\.endpoint|kaspersky|bitdefender|cisco\.amp|com\.avast|com\.google\.santa|northpolesec|osquery")
+_LAUNCHD_OFF = frozenset({"unload", "bootout", "disable", "remove", "kill"})
+
+
+def _agent_off(cmd: Command) -> str | None:
+    ops = cmd.operands
+    if not ops or ops[0] not in _LAUNCHD_OFF:
+        return None
+    for op in ops[1:]:
+        found = _AGENTS.search(op)
+        if found:
+            return op
+    return None
+
+
+_AMFI_OFF = re.compile(r"(?i)amfi_get_out_of_my_way|cs_enforcement_disable|amfi=0x|ipc_control_port_options=0")
+_TCC_WRITE = re.compile(r"(?i)\b(?:insert|update|replace)\b")
+_BACKUPS_OFF = frozenset("delete deletelocalsnapshots thinlocalsnapshots disable disablelocal removedestination".split())
+_UID0 = re.compile(r"(?i)-(?:create|append|change)\s{1,8}\S{1,200}\s{1,8}UniqueID\s{1,8}(?:\S{1,40}\s{1,8})?0(?:\s|$)")
+
+
+def _security_off(cmd: Command) -> bool:
+    name = cmd.name
+    if name == "fdesetup":
+        return cmd.operands[:1] == ("disable",)
+    if name == "nvram":
+        return _AMFI_OFF.search(cmd.text) is not None
+    return "tcc.db" in cmd.text.lower() and _TCC_WRITE.search(cmd.text) is not None
+
+
+def _user_deleted(cmd: Command) -> bool:
+    args = [arg.lower() for arg in cmd.args]
+    return "-deleteuser" in args and "-keephome" not in args
+
+
+def _quarantine_dropped(cmd: Command) -> bool:
+    if cmd.name == "spctl":
+        return bool(cmd.flags & {"--add", "--enable", "--disable", "--remove"}) and not _gatekeeper_off(cmd)
+    return READ_ONLY["xattr"](cmd) is not None
+
+
+def _setting_changed(cmd: Command) -> bool:
+    name = cmd.name
+    if name in ("defaults", "nvram", "bless"):
+        return READ_ONLY[name](cmd) is not None
+    if name == "pmset":
+        return not cmd.flags <= {"-g"}
+    if name == "systemsetup":
+        return any(arg.lower().startswith("-set") for arg in cmd.args)
+    return "--set" in cmd.flags
+
+
+RULES = [
+    rule("macos.disk-erase", CATASTROPHIC, "fs", "erases, zeroes or repartitions a disk, or deletes an APFS container, "
+         "volume or snapshot", names="diskutil", tier=IRREVERSIBLE, test=_disk_destroyed, cite=True,
+         examples=["diskutil eraseDisk APFS Blank disk2", "diskutil zeroDisk disk2", "diskutil apfs deleteVolume disk1s2",
+                   "diskutil ap deleteSnapshot disk1s1 -uuid X", "diskutil partitionDisk disk2 GPT APFS Main 100%"],
+         counter=["diskutil list", "diskutil unmountDisk disk2", "diskutil apfs list"]),
+    rule("macos.disk-restore", CATASTROPHIC, "fs", "erases the target volume or disk before restoring onto it",
+         names="asr gpt", tier=IRREVERSIBLE,
+         test=lambda c: any(a.lower() in ("--erase", "-erase") for a in c.args) if c.name == "asr"
+         else c.operands[:1] in (("destroy",), ("remove",), ("migrate",)) or c.operands[:1] == ("create",) and "-f" in c.flags,
+         examples=["asr restore --source x.dmg --target /Volumes/T --erase", "gpt destroy /dev/disk2", "gpt remove -i 1 disk2"],
+         counter=["asr imagescan --source x.dmg", "gpt show disk0"]),
+    rule("macos.disk-change", DANGEROUS, "fs", "mounts, unmounts, renames, resizes or otherwise changes disks and volumes",
+         names="diskutil", tier=IRREVERSIBLE, test=_disk_changed,
+         examples=["diskutil unmountDisk force disk2", "diskutil rename disk2s1 Backup", "diskutil apfs addVolume disk1 APFS S"],
+         counter=["diskutil list", "diskutil info disk0", "diskutil apfs list"]),
+    rule("macos.system-delete", CATASTROPHIC, "fs", "deletes a volume, the system or data volume, /private or the "
+         "user's Library or keychains", names="rm mv srm shred", tier=IRREVERSIBLE, test=_system_deleted, cite=True,
+         examples=["rm -rf \"/Volumes/Macintosh HD\"", "rm -rf /System/Volumes/Data", "rm -rf /private/var",
+                   "rm -rf ~/Library", "rm ~/Library/Keychains/login.keychain-db"],
+         counter=["rm -rf /Volumes/Backup/old", "rm -rf ~/Library/Caches/x", "rm -rf ./Library"]),
+    rule("macos.sip-off", CATASTROPHIC, "evasion", "switches off System Integrity Protection or the sealed system volume",
+         names="csrutil", tier=IRREVERSIBLE, test=_sip_off,
+         examples=["csrutil disable", "csrutil authenticated-root disable", "csrutil enable --without fs"],
+         counter=["csrutil status", "csrutil enable", "csrutil clear"]),
+    rule("macos.gatekeeper-off", CATASTROPHIC, "evasion", "switches off Gatekeeper or download quarantine for every app",
+         names="spctl defaults", tier=IRREVERSIBLE, test=_gatekeeper_off,
+         examples=["spctl --master-disable", "spctl --global-disable", "spctl kext-consent disable",
+                   "defaults write com.apple.LaunchServices LSQuarantine -bool false"],
+         counter=["spctl --status", "spctl --add --label A /Applications/X.app", "defaults read com.apple.LaunchServices"]),
+    rule("macos.firewall-off", CATASTROPHIC, "evasion net", "switches off the application firewall",
+         names="socketfilterfw defaults", tier=IRREVERSIBLE, test=_firewall_off,
+         examples=["/usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off",
+                   "defaults write /Library/Preferences/com.apple.alf globalstate -int 0",
+                   "defaults delete /Library/Preferences/com.apple.alf"],
+         counter=["socketfilterfw --setglobalstate on", "defaults write com.apple.alf globalstate -int 1",
+                  "socketfilterfw --getglobalstate"]),
+    rule("macos.agent-off", CATASTROPHIC, "evasion", "unloads or disables a security agent (XProtect, firewall, EDR, "
+         "antivirus)", names="launchctl", tier=IRREVERSIBLE, test=_agent_off, cite=True,
+         examples=["launchctl unload -w /System/Library/LaunchDaemons/com.apple.alf.agent.plist",
+                   "launchctl bootout system/com.apple.XProtect.daemon.scan", "launchctl disable system/com.crowdstrike.falcond"],
+         counter=["launchctl unload ~/Library/LaunchAgents/com.example.agent.plist", "launchctl list com.apple.alf"]),
+    rule("macos.security-off", CATASTROPHIC, "evasion", "switches off FileVault or code signing enforcement, or grants "
+         "privacy permissions behind the user's back", names="fdesetup nvram sqlite3", tier=IRREVERSIBLE,
+         test=_security_off,
+         examples=["fdesetup disable", "nvram boot-args=amfi_get_out_of_my_way=1",
+                   "sqlite3 TCC.db \"INSERT INTO access VALUES('kTCCServiceSystemPolicyAllFiles','x',0,2)\""],
+         counter=["fdesetup status", "nvram boot-args=-v", "sqlite3 TCC.db 'select * from access'"]),
+    rule("macos.backups-delete", CATASTROPHIC, "fs evasion", "deletes Time Machine backups or local snapshots, or "
+         "switches backups off", names="tmutil", tier=IRREVERSIBLE,
+         test=lambda c: bool(c.operands) and c.operands[0].lower() in _BACKUPS_OFF,
+         examples=["tmutil disable", "tmutil deletelocalsnapshots /", "tmutil delete /Volumes/TM/Backups.backupdb/m/x",
+                   "tmutil thinlocalsnapshots / 999999999999 4"],
+         counter=["tmutil listbackups", "tmutil startbackup", "tmutil enable"]),
+    rule("macos.backups-change", DANGEROUS, "fs", "starts, stops, restores or reconfigures Time Machine backups",
+         names="tmutil", tier=IRREVERSIBLE, test=lambda c: READ_ONLY["tmutil"](c) is not None,
+         examples=["tmutil startbackup", "tmutil addexclusion ~/Downloads", "tmutil restore /b/x ./x"],
+         counter=["tmutil listbackups", "tmutil latestbackup"]),
+    rule("macos.log-erase", CATASTROPHIC, "evasion", "erases the unified log", names="log", tier=IRREVERSIBLE,
+         test=lambda c: c.operands[:1] == ("erase",), examples=["log erase --all", "log erase"],
+         counter=["log show --last 1h", "log stream"]),
+    rule("macos.keychain-dump", CATASTROPHIC, "creds", "dumps every secret in a keychain", names="security chainbreaker",
+         tier=IRREVERSIBLE, test=lambda c: c.name == "chainbreaker" or c.operands[:1] == ("dump-keychain",) and "-d" in c.flags,
+         examples=["security dump-keychain -d login.keychain", "chainbreaker --dump-all login.keychain-db"],
+         counter=["security dump-keychain", "security find-certificate -a"]),
+    rule("macos.uid0-account", CATASTROPHIC, "creds evasion", "creates a second root account (uid 0)", names="dscl",
+         tier=IRREVERSIBLE, test=lambda c: _UID0.search(c.text) is not None,
+         examples=["dscl . -create /Users/backdoor UniqueID 0"], counter=["dscl . -create /Users/bob UniqueID 501"]),
+    rule("macos.user-delete", CATASTROPHIC, "creds fs", "deletes a user together with their home folder",
+         names="sysadminctl", tier=IRREVERSIBLE, test=_user_deleted,
+         examples=["sysadminctl -deleteUser alice", "sysadminctl -deleteUser alice -secure"],
+         counter=["sysadminctl -deleteUser alice -keepHome", "sysadminctl -addUser bob"]),
+    rule("macos.quarantine", DANGEROUS, "evasion", "removes a file's quarantine flag or approves an app Gatekeeper "
+         "would block", names="xattr spctl", tier=IRREVERSIBLE, test=_quarantine_dropped,
+         examples=["xattr -d com.apple.quarantine /Applications/Foo.app", "xattr -cr Foo.app",
+                   "spctl --add --label Approved /Applications/Foo.app"],
+         counter=["xattr -l Foo.dmg", "spctl --assess Foo.app"]),
+    rule("macos.setting", DANGEROUS, "evasion", "changes a system or app setting, the startup disk or boot arguments",
+         names="defaults nvram bless pmset systemsetup scutil", tier=IRREVERSIBLE, test=_setting_changed,
+         examples=["defaults write com.apple.dock autohide -bool true", "nvram -c", "bless --mount /Volumes/X --setBoot",
+                   "pmset -a sleep 0", "systemsetup -setremotelogin on", "scutil --set HostName x"],
+         counter=["defaults read com.apple.dock", "nvram -p", "bless --info", "pmset -g", "scutil --get HostName"]),
+]
+
+
+def _spctl(cmd: Command) -> str | None:
+    if cmd.operands[:2] in (("kext-consent", "status"), ("developer-mode", "status")):
+        return None if len(cmd.args) == 2 else "spctl: options after a status sub-command"
+    return _SPCTL(cmd)
+
+
+_SPCTL = options("--status --global-status --assess -a --verbose -v --raw --list --ignore-cache --no-cache --continue"
+                 " -h --help", "-t --type --context --label")
+
+
+def _nvram_operands(ops: list[str]) -> str | None:
+    return "nvram: NAME=VALUE sets a variable" if any("=" in op for op in ops) else None
+
+
+_LOG_SHOW = options("--info --debug --signpost --loss --no-pager --source --backtrace --mach-continuous-time --no-info"
+                    " --no-debug --no-loss --no-signpost", "--last --start --end --predicate --style --color --archive"
+                    " --file --process --timezone --type")
+_LOG_STREAM = options("--source --mach-continuous-time", "--level --predicate --process --style --color --type --timeout")
+_LOG_STATS = options("--overview --per-book --per-file --per-process --per-sender", "--archive --sort --count --style"
+                     " --predicate --start --end --last")
+_TM_PLAIN = options("-X -m -a", "-d -t")
+_FDESETUP = options("-extended -verbose -offset", single=True)
+_KEYCHAIN_LISTS = options("", "-d")
+
+_PLIST = options("-plist")
+_DISKUTIL = options(fold=True, subcommands={
+    "list": _PLIST, "info": options("-plist -all"), "information": options("-plist -all"), "listfilesystems": _PLIST,
+    "activity": options(), "apfs": options(fold=True, subcommands={verb: _PLIST for verb in _APFS_READS}),
+    "ap": options(fold=True, subcommands={verb: _PLIST for verb in _APFS_READS}),
+    "cs": options(fold=True, subcommands={"list": _PLIST, "info": _PLIST}),
+    "appleraid": options(fold=True, subcommands={"list": _PLIST}),
+})
+
+READ_ONLY: dict[str, Proof] = {
+    "diskutil": _DISKUTIL,
+    "tmutil": subcommands({verb: _TM_PLAIN for verb in (
+        "listbackups", "latestbackup", "destinationinfo", "listlocalsnapshots", "listlocalsnapshotdates",
+        "machinedirectory", "isexcluded", "uniquesize", "calculatedrift", "compare", "verifychecksums", "status",
+        "version", "help")}),
+    "csrutil": subcommands({"status": options(), "authenticated-root": subcommands({"status": options()}),
+                            "allow-research-guests": subcommands({"status": options()}),
+                            "netboot": subcommands({"list": options()})}),
+    "spctl": _spctl,
+    "sw_vers": options("-productName -productVersion -productVersionExtra -buildVersion", single=True),
+    "system_profiler": options("-listDataTypes -xml -json -nospinner", "-detailLevel -timeout", single=True),
+    "launchctl": subcommands({verb: options("-x") for verb in (
+        "list", "print", "print-disabled", "print-cache", "blame", "dumpstate", "managerpid", "manageruid",
+        "managername", "version", "help", "hostinfo", "error", "procinfo")}),
+    "socketfilterfw": options("--getglobalstate --getblockall --getallowsigned --getstealthmode --getloggingmode"
+                              " --getloggingopt --listapps --help -h", "--getappblocked"),
+    "fdesetup": subcommands({verb: _FDESETUP for verb in (
+        "status", "list", "isactive", "hasinstitutionalrecoverykey", "haspersonalrecoverykey", "usingrecoverykey",
+        "supportsauthrestart", "showdeferralinfo", "version", "help")}),
+    "nvram": options("-p -x", operands=_nvram_operands),
+    "bless": options("--info --getBoot --verbose --plist --quiet --version --help"),
+    "log": subcommands({"show": _LOG_SHOW, "stream": _LOG_STREAM, "stats": _LOG_STATS, "help": options()}),
+    "defaults": Options(frozenset({"-currentHost", "-g"}), frozenset({"-host"}), single=True, subcommands={
+        "read": options(), "read-type": options(), "domains": options(), "find": options(), "help": options()}),
+    "security": subcommands({
+        "find-certificate": options("-a -p -Z -m", "-c -e"), "list-keychains": _KEYCHAIN_LISTS,
+        "default-keychain": _KEYCHAIN_LISTS, "login-keychain": _KEYCHAIN_LISTS, "show-keychain-info": options(),
+        "find-identity": options("-v", "-p -s"), "dump-trust-settings": options("-s -d"), "help": options(),
+        "verify-cert": options("-q -L -l -C -N", "-c -r -p -k -n -e -s -R -d"),
+    }),
+    "xattr": options("-l -p -r -s -v -x -h"),
+    "gpt": options("-r -v -q", subcommands={"show": options("-l -r -u")}),
+}
+
+PACK = Pack("macos", "macOS disks, system volumes, SIP, Gatekeeper, firewall, FileVault, Time Machine and keychains.",
+            rules=RULES, read_only=READ_ONLY)
