@@ -53,6 +53,9 @@ CATASTROPHIC = [
     "sudo rm -rf /Library",
     "rm -rf /Applications",
     "rm -rf /Users",
+    "cd /Volumes && rm -rf Backup",
+    "rm -rf $HOME/Library",
+    "mv ~/Library/Keychains /tmp/k",
     # security off
     "csrutil disable",
     "csrutil authenticated-root disable",
@@ -86,6 +89,9 @@ CATASTROPHIC = [
     "security dump-keychain -d login.keychain",
     "dscl . -create /Users/backdoor UniqueID 0",
     "sysadminctl -deleteUser alice",
+    "sudo launchctl bootout system /Library/LaunchDaemons/com.crowdstrike.falcond.plist",
+    "for s in $(tmutil listlocalsnapshotdates / | grep -v :); do sudo tmutil deletelocalsnapshots $s; done",
+    "sudo nvram boot-args=\"amfi_get_out_of_my_way=0x1\"",
 ]
 
 DANGEROUS = [

@@ -82,9 +82,14 @@ def _service_off(cmd: Command) -> str | None:
     else:
         return None
     for unit in units:
-        if _unit(unit) in SECURITY_SERVICES:
+        name = _unit(unit)
+        if name in SECURITY_SERVICES or HAS_GLOB.search(name) and any(
+                matches(name, service) for service in candidates(name, _SERVICE_NAMES)):
             return unit
     return None
+
+
+_SERVICE_NAMES = tuple(sorted(SECURITY_SERVICES))
 
 
 _GENTLE_SIGNALS = frozenset({"HUP", "SIGHUP", "1", "USR1", "SIGUSR1", "10", "USR2", "SIGUSR2", "12", "CONT", "SIGCONT",
@@ -196,6 +201,8 @@ _KERNEL_OFF = re.compile(
     r"|\bmitigations=off\b")
 _SECURITY_CONFIGS: tuple[tuple[re.Pattern[str], re.Pattern[str], bool], ...] = (
     (re.compile(r"/etc/selinux/config"), _SELINUX_OFF, True),
+    (re.compile(r"/sys/fs/selinux/enforce"), re.compile(r"(?:^|\s)0\b"), True),
+    (re.compile(r"/sys/fs/selinux/disable"), re.compile(r"(?:^|\s)1\b"), True),
     (re.compile(r"/etc/ssh/sshd_config(?:\.d/[^/]{1,200})?"), _SSH_OPEN, False),
     (re.compile(r"/etc/default/grub(?:\.d/[^/]{1,200})?|/etc/kernel/cmdline|/etc/sysconfig/grub|/boot/.{1,200}"),
      _KERNEL_OFF, False),
@@ -509,13 +516,30 @@ def _sets_uid(mode: str) -> bool:
 
 
 def _setuid_shell(cmd: Command) -> str | None:
-    if not any(_sets_uid(clause) for clause in _mode(cmd).split(",")):
-        return None
-    for op in cmd.operands[1:]:
+    """chmod setting the setuid bit on a shell or interpreter, `install -m 4755` of one, or `setcap`
+    giving one a capability that is as good as root."""
+    if cmd.name == "setcap":
+        if _ROOT_CAPABILITY.search(cmd.text) is None:
+            return None
+        shells = cmd.operands[1:]
+    elif cmd.name == "install":
+        mode = _option_value(cmd.args, "-m", "--mode")
+        if mode is None or not any(_sets_uid(clause) for clause in mode.split(",")):
+            return None
+        shells = cmd.operands[:-1]
+    else:
+        if not any(_sets_uid(clause) for clause in _mode(cmd).split(",")):
+            return None
+        shells = cmd.operands[1:]
+    for op in shells:
         base = basename(op)
         if base in _ESCAPES or _VERSIONED.fullmatch(base):
             return op
     return None
+
+
+_ROOT_CAPABILITY = re.compile(r"(?i)cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|sys_module"
+                              r"|chown|fowner)|(?:^|[\s,])all[=+]")
 
 
 def _empty_password(cmd: Command) -> bool:
@@ -614,15 +638,17 @@ RULES = [
          examples=["sed -i 's/^SELINUX=enforcing/SELINUX=disabled/' /etc/selinux/config",
                    "cp /tmp/c /etc/selinux/config", "grubby --update-kernel=ALL --args=selinux=0",
                    "sed -i 's/.*PermitRootLogin.*/PermitRootLogin yes/' /etc/ssh/sshd_config",
-                   "echo 'PermitRootLogin yes' | tee -a /etc/ssh/sshd_config.d/root.conf"],
+                   "echo 'PermitRootLogin yes' | tee -a /etc/ssh/sshd_config.d/root.conf",
+                   "echo 0 | tee /sys/fs/selinux/enforce"],
          counter=["sed -i 's/^SELINUX=permissive/SELINUX=enforcing/' /etc/selinux/config",
                   "sed -i 's/^PermitRootLogin yes/PermitRootLogin no/' /etc/ssh/sshd_config",
                   "cp sshd_config /etc/ssh/sshd_config", "grubby --update-kernel=ALL --remove-args=quiet"]),
     rule("security.control-off-redirect", CATASTROPHIC, "evasion", "writes a setting that switches off SELinux, kernel "
          "security or SSH root login protection", scope="redirect", tier=IRREVERSIBLE, test=_control_off, cite=True,
          examples=["echo SELINUX=disabled > /etc/selinux/config", "echo 'PermitEmptyPasswords yes' >> /etc/ssh/sshd_config",
-                   "cat /tmp/x > /etc/selinux/config"],
-         counter=["echo 'PasswordAuthentication no' >> /etc/ssh/sshd_config", "echo x > notes.txt"]),
+                   "cat /tmp/x > /etc/selinux/config", "echo 0 > /sys/fs/selinux/enforce"],
+         counter=["echo 'PasswordAuthentication no' >> /etc/ssh/sshd_config", "echo x > notes.txt",
+                  "echo 1 > /sys/fs/selinux/enforce"]),
     rule("security.log-delete", CATASTROPHIC, "evasion fs", "deletes security logs (logins, authentication, audit, journal)",
          names="rm unlink shred srm wipe truncate find", tier=IRREVERSIBLE, test=_log_deleted, cite=True,
          examples=["rm /var/log/auth.log", "rm -rf /var/log", "rm -f /var/log/*.log", "truncate -s0 /var/log/wtmp",
@@ -674,10 +700,13 @@ RULES = [
          examples=["chmod 777 /etc/shadow", "chmod o+w /etc/passwd", "chmod 644 /etc/shadow", "chown alice /etc/sudoers",
                    "chown -R bob:bob /etc/sudoers.d"],
          counter=["chmod 640 /etc/shadow", "chown root:shadow /etc/shadow", "chmod 644 /etc/passwd", "chmod 777 x"]),
-    rule("account.setuid-shell", CATASTROPHIC, "creds evasion", "makes a shell or interpreter setuid: any user becomes root",
-         names="chmod", tier=IRREVERSIBLE, test=_setuid_shell, cite=True,
-         examples=["chmod u+s /bin/bash", "chmod 4755 /usr/bin/python3", "chmod +s /usr/bin/find"],
-         counter=["chmod +s /tmp/mytool", "chmod 755 /bin/bash", "chmod g+s /srv/shared"]),
+    rule("account.setuid-shell", CATASTROPHIC, "creds evasion", "makes a shell or interpreter setuid or gives it root's "
+         "capabilities: any user becomes root", names="chmod install setcap", tier=IRREVERSIBLE, test=_setuid_shell,
+         cite=True,
+         examples=["chmod u+s /bin/bash", "chmod 4755 /usr/bin/python3", "chmod +s /usr/bin/find",
+                   "install -m 4755 /bin/bash /tmp/rootsh", "setcap cap_setuid+ep /usr/bin/python3"],
+         counter=["chmod +s /tmp/mytool", "chmod 755 /bin/bash", "chmod g+s /srv/shared", "install -m 755 /bin/bash x",
+                  "setcap cap_net_bind_service+ep /usr/bin/node"]),
     rule("account.auth-edit", CATASTROPHIC, "creds", "edits an account, sudo, PAM or boot file in place",
          names="sed gsed perl", tier=IRREVERSIBLE, test=_auth_edited, cite=True,
          examples=["sed -i 's/^%sudo.*/%sudo ALL=(ALL) NOPASSWD:ALL/' /etc/sudoers",
