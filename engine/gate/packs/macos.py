@@ -244,6 +244,15 @@ RULES = [
          names="sysadminctl", tier=IRREVERSIBLE, test=_user_deleted,
          examples=["sysadminctl -deleteUser alice", "sysadminctl -deleteUser alice -secure"],
          counter=["sysadminctl -deleteUser alice -keepHome", "sysadminctl -addUser bob"]),
+    rule("macos.control-change", DANGEROUS, "evasion", "changes System Integrity Protection or Gatekeeper settings",
+         names="csrutil spctl", tier=IRREVERSIBLE, test=lambda c: READ_ONLY[c.name](c) is not None,
+         examples=["csrutil clear", "spctl --add --label A /Applications/X.app", "spctl --enable --label A"],
+         counter=["csrutil status", "spctl --status", "spctl --assess -v /Applications/X.app"]),
+    rule("macos.keychain", DANGEROUS, "creds", "reads a password from a keychain, or changes keychains, certificates "
+         "or trust settings", names="security", tier=IRREVERSIBLE, test=lambda c: READ_ONLY["security"](c) is not None,
+         examples=["security find-generic-password -wa github", "security add-trusted-cert -d -r trustRoot ca.crt",
+                   "security delete-keychain x.keychain", "security list-keychains -s evil.keychain"],
+         counter=["security find-certificate -a -p", "security list-keychains", "security verify-cert -c c.pem"]),
     rule("macos.quarantine", DANGEROUS, "evasion", "removes a file's quarantine flag or approves an app Gatekeeper "
          "would block", names="xattr spctl", tier=IRREVERSIBLE, test=_quarantine_dropped,
          examples=["xattr -d com.apple.quarantine /Applications/Foo.app", "xattr -cr Foo.app",
