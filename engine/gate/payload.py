@@ -37,6 +37,7 @@ _LITERAL = r"""(?:'[^'\n]{0,4000}'|"[^"\n]{0,4000}")"""
 _ARGV_BARE = re.compile(r"\b(?:system|exec)\s{1,4}(" + _LITERAL + r"(?:\s{0,4},\s{0,4}" + _LITERAL + r"){1,30})")
 _KEYWORD = re.compile(r"\w{1,30}\s{0,2}[=:]\s{0,2}" + _Q)
 _BACKTICK = re.compile(r"`([^`\n]{1,4000})`")
+_QX = re.compile(r"qx\s{0,2}(?:\(([^)\n]{1,4000})\)|\{([^}\n]{1,4000})\}|\[([^\]\n]{1,4000})\]|([/|!#])([^/|!#\n]{1,4000})\4)")
 _QUOTED = re.compile(_Q)
 _DELETE = re.compile(
     r"(?:shutil\.rmtree|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|FileUtils\.rm_rf|FileUtils\.rm_r|FileUtils\.rm"
@@ -200,6 +201,16 @@ def inspect(code: str) -> Payload:
             found.shell.append(" ".join(shlex.quote(part) for part in parts))
     if "`" in code:
         found.shell.extend(m.group(1) for m in _BACKTICK.finditer(code))
+    if "qx" in code:
+        start = 0
+        for _ in range(MAX_VARIABLES):
+            at = code.find("qx", start)
+            if at == -1:
+                break
+            match = _QX.match(code, at)
+            if match is not None:
+                found.shell.append(match.group(1) or match.group(2) or match.group(3) or match.group(5))
+            start = at + 2
     found.deletes = [_first(m) for m in _DELETE.finditer(code)]
     found.writes = [_first(m) for m in _WRITE.finditer(code)]
     found.writes.extend(_first(m) for m in _OS_OPEN.finditer(code))
@@ -232,7 +243,9 @@ def _forks(code: str) -> bool:
         return False
     if _MODIFIER_FORK.search(code):
         return True
-    for match in _ENDLESS.finditer(code):
+    for index, match in enumerate(_ENDLESS.finditer(code)):
+        if index >= 64:
+            break
         window = code[match.start() : match.end() + 200]
         if _SPAWN_CALL.search(window) and not _WAITS.search(window):
             return True

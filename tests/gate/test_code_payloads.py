@@ -35,6 +35,12 @@ PYTHON = [
     "python3 -c 'import os\nwhile True: os.fork()'",
     "python -c 'import os\nwhile 1:\n    os.fork()'",
     "python3 -c \"import subprocess,sys\nwhile True: subprocess.Popen([sys.executable, '-c', 'pass'])\"",
+    "python3 -c \"import codecs,os; os.system(codecs.decode('ez -es /', 'rot13'))\"",
+    "python3 -c \"import os,base64; os.system(base64.b64decode('cm0gLXJmIC8=').decode())\"",
+    "python3 -c \"import os; os.system('/ fr- mr'[::-1])\"",
+    "python3 -c \"import os; os.remove('/etc/passwd')\"",
+    "python3 - <<< \"import shutil; shutil.rmtree('/')\"",
+    "echo \"import shutil; shutil.rmtree('/')\" | python3",
 ]
 
 PERL = [
@@ -50,6 +56,9 @@ PERL = [
     "perl -e 'fork while fork'",
     "perl -e '1 while fork'",
     "perl -MFile::Path -e 'rmtree($ENV{HOME})'",
+    "perl -e 'qx(rm -rf /)'",
+    "perl -e 'exec \"rm\", \"-rf\", \"/\"'",
+    "perl -e 'system(scalar reverse \"/ fr- mr\")'",
 ]
 
 RUBY = [
@@ -90,6 +99,17 @@ AWK = [
     "awk 'BEGIN{c=\"rm -rf /\"; system(c)}'",
     "nawk 'BEGIN{system(\"dd if=/dev/zero of=/dev/sda\")}'",
     "echo x | awk '{system(\"rm -rf /\")}'",
+    "awk 'BEGIN{system(\"rm -rf \" ENVIRON[\"HOME\"])}'",
+    "gawk '{ system($0) }' <<< 'rm -rf /'",
+    "find / -maxdepth 1 | awk '{system(\"rm -rf \" $0)}'",
+    "awk -v d=/etc 'BEGIN { cmd = \"rm -rf \" d; system(cmd) }'",
+    "echo / | awk '{print \"rm -rf \" $1}' | sh",
+    "sed -n '1e rm -rf /' notes.txt",
+    "sed 's/.*/rm -rf &/e' <<< '/home'",
+    "gdb -batch -ex 'shell rm -rf /'",
+    "vim -c ':!rm -rf ~' -c ':q!'",
+    "docker run --rm -v /:/host alpine rm -rf /host",
+    "kubectl debug node/worker-1 -it --image=busybox -- chroot /host rm -rf /",
 ]
 
 CATASTROPHIC = PYTHON + PERL + RUBY + NODE + AWK
@@ -106,10 +126,15 @@ DANGEROUS = [
     "python3 -c \"from pathlib import Path; [p.unlink() for p in Path('build').rglob('*.o')]\"",
     "python3 -c \"open('/dev/sda','rb').read(512)\"",
     "python3 -c \"for i in range(3): print(i)\"",
+    "sed -n '1e ls' notes.txt",
+    "docker run --rm -v /srv/data:/data alpine rm -rf /data/cache",
+    "docker run --rm alpine rm -rf /",
+    "python3 -c \"import subprocess\nwhile True: subprocess.run(['date']); time.sleep(5)\"",
 ]
 
 SAFE = [
     "awk '{print $1}' notes.txt",
+    "sed 's/e/E/g' notes.txt",
     "awk -F: '{print $1}' /etc/passwd",
     "echo x | awk '{print toupper($0)}'",
 ]

@@ -50,6 +50,13 @@ COMMAND_POSITION = [
     "cmd=\"rm -rf /\"; $cmd",
     "eval $(echo rm -rf /)",
     "c=(rm -rf /); \"${c[@]}\"",
+    ": ${c:=rm}; $c -rf /",
+    "c=xrm; ${c#x} -rf /",
+    "c=RM; ${c,,} -rf /",
+    "${x:-rm} -rf /",
+    "rm -rf ${HOME:?}",
+    "bash -c 'rm -rf \"$1\"' _ /",
+    "sh -c 'rm -rf $@' sh /",
 ]
 
 FUNCTIONS_AND_ALIASES = [
@@ -138,6 +145,15 @@ SHELL_INPUT = [
     "echo 'rm -rf /' | xargs -I{} bash -c '{}'",
     "sh -c \"$(cat <<< 'rm -rf /')\"",
     "cat <<'EOF' | sh\nrm -rf /\nEOF",
+    "echo 'rm -rf /' > /tmp/x.sh; bash /tmp/x.sh",
+    "cat > run.sh <<'EOF'\nrm -rf ~\nEOF\nsh run.sh",
+    "printf 'rm -rf /' > x; . ./x",
+    "trap 'rm -rf /' EXIT",
+    "coproc rm -rf /",
+    "xargs -a <(echo /) rm -rf",
+    "xargs -0 rm -rf < <(printf '/\\0')",
+    "parallel rm -rf <<< /",
+    "echo / | parallel busybox rm -rf",
 ]
 
 DECODERS = [

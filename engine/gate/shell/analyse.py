@@ -28,6 +28,7 @@ from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, ski
 from engine.gate.shell.view import Command
 
 MAX_DEPTH = 5
+MAX_FOLLOWED = 16
 MAX_TEXT = 16_000
 MAX_SEPARATORS = 400
 _SEPARATORS = ("|", ";", "&", "\n", "$(", "`", "<(", ">(")
@@ -107,8 +108,10 @@ class Analyser:
     def hit(self, findings: Findings, rule_id: str, detail: str = "") -> None:
         findings.hits.append(Hit(self.bank[rule_id], detail[:200]))
 
-    def script(self, text: str, findings: Findings, depth: int = 0) -> None:
-        """Analyses shell source; never returns without at least an `unknown` or a hit for odd input."""
+    def script(self, text: str, findings: Findings, depth: int = 0, positional: list[str] | None = None) -> None:
+        """Analyses shell source; never returns without at least an `unknown` or a hit for odd input.
+
+        `positional` are the script's `$0 $1 …` when the caller knows them (`sh -c CODE NAME ARGS`)."""
         if depth > MAX_DEPTH:
             self.hit(findings, "obfuscation.deep-nesting", text)
             return
@@ -119,7 +122,7 @@ class Analyser:
             return
         if "$IFS" in text:
             text = _BARE_IFS.sub("${IFS}", text)
-        argv = _plain_argv(text)
+        argv = _plain_argv(text) if not positional else None
         if argv is not None:
             if argv:
                 self.simple(SimpleCommand(argv), findings, depth)
@@ -128,7 +131,7 @@ class Analyser:
             self.hit(findings, "shell.too-complex", f"over {MAX_SEPARATORS} command separators or substitutions")
             self.raw(text, findings, fallback=True)
             return
-        parsed = parse(text)
+        parsed = parse(text, positional)
         if parsed.error or parsed.truncated:
             self.hit(findings, "shell.unparsed" if parsed.error else "shell.too-complex", text)
             self.raw(text, findings, fallback=True)
@@ -247,11 +250,13 @@ class Analyser:
         `named` says whether a rule for the program's own name already matched `cmd`.
         """
         name = cmd.name
+        if files and cmd.argv[0] in files:
+            self.script(files[cmd.argv[0]], findings, depth + 1)
         if name in SHELLS:
             return self.shell(cmd, findings, depth, via, stages, files)
         family = interpreter(name)
         if family is not None:
-            return self.interpreter(cmd, family, findings, depth, stages)
+            return self.interpreter(cmd, family, findings, depth, stages, files)
         if name == "eval":
             self.eval(cmd, findings, depth)
             return True
@@ -327,7 +332,7 @@ class Analyser:
         for script in scripts[:4]:
             if "e" not in script:
                 continue
-            for match in _SED_EXEC.finditer(script):
+            for match in list(_SED_EXEC.finditer(script))[:MAX_FOLLOWED]:
                 self.hit(findings, "injection.sed-exec", script)
                 if match.group(1) and match.group(1).strip():
                     self.script(match.group(1).strip(), findings, depth + 1)
@@ -447,10 +452,12 @@ class Analyser:
                 self.script(args[i + 1], findings, depth + 1)
             i += 2 if args[i] in _TMUX_GLOBAL or args[i] == "-c" else 1
         segment: list[str] = []
+        followed = 0
         for arg in args[i:] + [";"]:
             if arg in (";", "\\;"):
-                if segment:
+                if segment and followed < MAX_FOLLOWED:
                     self.tmux_command(segment, findings, depth)
+                    followed += 1
                 segment = []
             else:
                 segment.append(arg)
@@ -550,7 +557,7 @@ class Analyser:
     def hyperfine(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
         """hyperfine runs each command argument, and the setup, prepare and cleanup commands, in a shell."""
         args = list(cmd.args)
-        i = 0
+        i = ran = 0
         while i < len(args):
             arg = args[i]
             head = arg.split("=", 1)[0]
@@ -567,8 +574,24 @@ class Analyser:
             elif arg.startswith("-"):
                 i += 1
             else:
-                self.script(arg, findings, depth + 1)
+                if ran < MAX_FOLLOWED:
+                    self.script(arg, findings, depth + 1)
+                    ran += 1
                 i += 1
+
+    def trap(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """`trap CODE SIGNALS` runs CODE when a signal (or EXIT) arrives."""
+        args = [a for a in cmd.args if a != "--"]
+        if len(args) > 1 and args[0] not in ("-", "-p", "-l", ""):
+            self.script(args[0], findings, depth + 1)
+
+    def coproc(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+        """`coproc [NAME] COMMAND` runs COMMAND in the background (tree-sitter reads it as words)."""
+        args = list(cmd.args)
+        if "{" in args:
+            args = args[args.index("{") + 1 :]
+        if args:
+            self.simple(SimpleCommand(args), findings, depth)
 
     def sg(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
         """`sg GROUP [-c] CMD` runs CMD through `sh -c` with another group."""
@@ -580,7 +603,7 @@ class Analyser:
 
     LATER = {"tmux": tmux, "screen": screen, "at": scheduled, "batch": scheduled, "ansible": ansible, "salt": salt,
              "salt-ssh": salt, "salt-call": salt, "pdsh": fanout, "clush": fanout, "pssh": fanout,
-             "parallel-ssh": fanout, "entr": entr, "hyperfine": hyperfine}
+             "parallel-ssh": fanout, "entr": entr, "hyperfine": hyperfine, "trap": trap, "coproc": coproc}
 
     def shell(self, cmd: Command, findings: Findings, depth: int, via: str,
               stages: list[tuple[list[str], str | None]], files: dict[str, str] | None = None) -> bool:
@@ -593,7 +616,7 @@ class Analyser:
                 if via:
                     self.hit(findings, "exec.xargs-shell", f"{via} {' '.join(cmd.argv)}")
                 self.substituted(args[i + 1], findings, depth)
-                self.script(args[i + 1], findings, depth + 1)
+                self.script(args[i + 1], findings, depth + 1, args[i + 2 :] or None)
                 return True
         operands = [a for a in cmd.operands if a != "-"]
         if operands and files and operands[0] in files:
@@ -633,7 +656,7 @@ class Analyser:
             self.decoded(stages, findings, depth)
 
     def interpreter(self, cmd: Command, family: str, findings: Findings, depth: int,
-                    stages: list[tuple[list[str], str | None]]) -> bool:
+                    stages: list[tuple[list[str], str | None]], files: dict[str, str] | None = None) -> bool:
         flags = INLINE_FLAGS.get(family, frozenset())
         args = list(cmd.args)
         if family in _ESCAPES:
@@ -650,10 +673,13 @@ class Analyser:
             if len(arg) > 2 and arg[:2] in flags and family not in ("pwsh", "powershell", "gdb", "emacs"):
                 code = arg[2:]
                 break
-        if code is None and cmd.stdin is not None and not cmd.operands:
+        operands = [a for a in cmd.operands if a not in STDIN_PATHS]
+        if code is None and files and cmd.operands and cmd.operands[0] in files:
+            code = files[cmd.operands[0]]
+        if code is None and cmd.stdin is not None and not operands:
             code = cmd.stdin
         if code is None:
-            if cmd.piped and not cmd.operands:
+            if cmd.piped and not operands:
                 self.hit(findings, "exec.pipe-to-shell", cmd.upstream + " | " + " ".join(cmd.argv))
                 text = simulate(stages)
                 if text is not None:
@@ -788,14 +814,11 @@ class Analyser:
             tokens = [item for item in text.split(delimiter) if item.strip()][:16]
         else:
             tokens = _items(text, bool(replace)) if text is not None else (listing(stages[-1][0]) or []) if stages else []
-        if tokens:
-            if replace:
-                for token in tokens[:4]:
-                    self.simple(SimpleCommand([a.replace(replace, token) for a in inner]), findings, depth, via="xargs")
-                inner = [a.replace(replace, tokens[0]) for a in inner]
-            else:
-                inner = inner + tokens
-        self.simple(SimpleCommand(inner), findings, depth, via="xargs")
+        if tokens and replace:
+            for token in tokens[:4]:
+                self.simple(SimpleCommand([a.replace(replace, token) for a in inner]), findings, depth, via="xargs")
+        else:
+            self.simple(SimpleCommand(inner + tokens), findings, depth, via="xargs")
         if text is None and reads.opaque(inner) and self.opaque_input(cmd, stages):
             self.hit(findings, "creds.read-secret", "paths read at run time: " + (cmd.upstream or " ".join(cmd.argv)))
         return True

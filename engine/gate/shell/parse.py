@@ -9,6 +9,7 @@ again with the call's arguments), aliases and `hash -p`.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
-from engine.gate.shell.decode import decodes, listing, printf, simulate
+from engine.gate.shell.decode import decodes, listing, printf, simulate, source
 from engine.gate.shell.words import DEFAULT_IFS, SPLIT, WordDecoder, alternatives
 
 MAX_NODES = 20_000
@@ -27,6 +28,7 @@ MAX_CALL_DEPTH = 4
 MAX_INLINED = 24
 MAX_ITEMS = 16
 MAX_RESOLVE = 6
+_PRINTERS = frozenset({"echo", "printf", "cat", "tee"})
 _LANGUAGE = Language(tree_sitter_bash.language())
 _PARSER = Parser(_LANGUAGE)
 _LEAVES = frozenset({"word", "raw_string", "number", "ansi_c_string", "simple_expansion", "special_variable_name",
@@ -108,6 +110,7 @@ class _Walker:
         self.decoded: list[str] = []
         self.resolved: dict[int, tuple[str | None, bool]] = {}
         self.resolving = 0
+        self.written: dict[str, str] = {}
 
     def visit(self, node: Node, depth: int, nested: bool = False) -> None:
         self.nodes += 1
@@ -385,8 +388,18 @@ class _Walker:
             cmd.expanded = decoder.expanded[mark:]
         if len(self.decoded) > decoded:
             cmd.decoded = self.decoded[decoded:]
+        if self.written:
+            for word in argv:
+                if "/" in word and posixpath.normpath(word) in self.written or word in self.written:
+                    cmd.files[word] = self.written.get(word) or self.written[posixpath.normpath(word)]
         if argv:
             self.builtin(cmd, depth, nested)
+            if argv[0] in _PRINTERS and (cmd.redirects or argv[0] == "tee"):
+                self.remember(cmd)
+            elif self.written and cmd.redirects:
+                for redirect in cmd.redirects:
+                    if redirect.writes:
+                        self.written.pop(posixpath.normpath(redirect.target or "."), None)
         if len(self.script.commands) > own:
             cmd.inner = [c for c in self.script.commands[own:] if c.nested]
 
@@ -431,6 +444,23 @@ class _Walker:
             for arg in argv[1:]:
                 self.functions.pop(arg, None) if "-f" in argv else self.variables.pop(arg, None)
 
+    def remember(self, cmd: SimpleCommand) -> None:
+        """A literal the script writes into a file (`echo 'rm -rf /' > x.sh`, `cat > x <<EOF`) is what
+        a later command running that file runs."""
+        if cmd.argv[0] == "tee" and cmd.stdin is not None:
+            for operand in cmd.argv[1:]:
+                if not operand.startswith("-") and len(self.written) < MAX_ITEMS:
+                    self.written[posixpath.normpath(operand)] = cmd.stdin
+        for redirect in cmd.redirects:
+            if redirect.writes and redirect.target and redirect.fd in ("", "1"):
+                text = source(cmd.argv, cmd.stdin)
+                target = posixpath.normpath(redirect.target)
+                if text is None or len(self.written) >= MAX_ITEMS:
+                    self.written.pop(target, None)
+                    continue
+                previous = self.written.get(target, "") if redirect.op == ">>" else ""
+                self.written[target] = (previous + "\n" + text) if previous else text
+
     def call(self, cmd: SimpleCommand, body: Node, depth: int, nested: bool) -> None:
         """Walks a function's body again with `$1…` bound to the call's arguments; recursion and
         more than `MAX_INLINED` calls per script are not followed."""
@@ -447,8 +477,12 @@ class _Walker:
         self.decoder.positional = saved
 
     def alias(self, cmd: SimpleCommand, text: str, nested: bool) -> None:
-        """An alias call is the alias's text followed by the call's arguments, parsed again."""
+        """An alias call is the alias's text followed by the call's arguments, parsed again (alias and
+        function calls together are followed at most `MAX_INLINED` times per script)."""
         cmd.redefined = "alias"
+        if self.inlined >= MAX_INLINED:
+            return
+        self.inlined += 1
         line = text + " " + " ".join(shlex.quote(arg) for arg in cmd.argv[1:])
         inner = _Walker(None)
         inner.variables.update(self.variables)
@@ -609,10 +643,14 @@ def _tree(text: str) -> tuple[Tree, str]:
     return _PARSER.parse(text.encode("utf-8", "surrogatepass")), text
 
 
-def parse(text: str) -> Script:
-    """Parses a (normalised) script; `error` is set when tree-sitter had to recover."""
+def parse(text: str, positional: list[str] | None = None) -> Script:
+    """Parses a (normalised) script; `error` is set when tree-sitter had to recover. `positional`
+    are its `$0 $1 …` when known (`sh -c 'rm -rf "$1"' _ /`)."""
     tree, text = _tree(text)
     walker = _Walker(text if text.isascii() else None)
+    if positional:
+        walker.variables["0"] = positional[0]
+        walker.decoder.positional = positional[1:]
     walker.visit(tree.root_node, 0)
     walker.script.error = walker.script.error or tree.root_node.has_error
     return walker.script

@@ -237,9 +237,13 @@ class WordDecoder:
             operator = ""
         value = self._value(name, subscript, operator == "" and not quoted)
         if operator:
+            assigned = value
             value = _operate(value, operator)
             if value is _UNKNOWN:
                 return self._unknown(inner, raw)
+            if operator[:2] == ":=" or operator[:1] == "=":
+                if value is not None and value != assigned:
+                    self.variables[name] = value
         if value is None:
             return self._unknown(inner, raw)
         return value if quoted else self.split(value)
