@@ -66,7 +66,8 @@ def _service_off(cmd: Command) -> str | None:
     if name in SECURITY_SERVICES:
         return cmd.argv[0] if "/" in cmd.argv[0] and ops[:1] in (("stop",), ("disable",)) else None
     if name == "systemctl":
-        if not any(op in _STOPS for op in ops[:2]):
+        verbs = [op for op in ops[:2] if op in _STOPS]
+        if not verbs or verbs == ["kill"] and _signal(cmd) in _GENTLE_SIGNALS:
             return None
         units = ops
     elif name in ("service", "rc-service"):
@@ -489,7 +490,8 @@ def _grants_others(mode: str, bits: str) -> bool:
 
 
 def _opens_account_files(cmd: Command) -> str | None:
-    """World-writable account, sudo, PAM or boot files, a readable shadow, or any of them given to a user."""
+    """World-writable account, sudo, PAM or boot files, a readable shadow, any of them given to a user, or the
+    password hashes given to a group (a file's group only matters where the group may read it: the hashes)."""
     ops = [fold(_joined(cmd, op)) for op in cmd.operands[1:17]]
     if cmd.name == "chmod":
         mode = _mode(cmd)
@@ -498,10 +500,11 @@ def _opens_account_files(cmd: Command) -> str | None:
                 return path
         return None
     owner = cmd.operands[0] if cmd.operands else ""
-    who = owner.split(":", 1)[0] if cmd.name == "chown" else owner
-    group = owner.split(":", 1)[1] if cmd.name == "chown" and ":" in owner else ""
-    if who.lower() not in _ROOT_OWNERS or group and group.lower() not in _ROOT_OWNERS:
+    who, _, group = owner.partition(":") if cmd.name == "chown" else ("", "", owner)
+    if who and who.lower() not in _ROOT_OWNERS:
         return next((path for path in ops if is_auth_file(path)), None)
+    if group and group.lower() not in _ROOT_OWNERS:
+        return next((path for path in ops if path in _HASHES), None)
     return None
 
 
@@ -625,7 +628,8 @@ RULES = [
          test=_service_off, cite=True,
          examples=["systemctl stop firewalld", "systemctl disable --now auditd", "service ufw stop",
                    "systemctl mask clamav-daemon.service", "/etc/init.d/iptables stop", "update-rc.d apparmor disable"],
-         counter=["systemctl stop nginx", "systemctl restart firewalld", "service auditd status", "ufw status"]),
+         counter=["systemctl stop nginx", "systemctl restart firewalld", "service auditd status", "ufw status",
+                  "systemctl kill -s HUP rsyslog"]),
     rule("security.agent-killed", CATASTROPHIC, "evasion", "kills a security, audit or logging daemon",
          names="kill pkill killall skill", tier=IRREVERSIBLE, test=_kills_agent, cite=True,
          examples=["pkill -9 falcon-sensor", "killall auditd", "kill -9 $(pidof wdavdaemon)"],
@@ -710,7 +714,8 @@ RULES = [
          "or password hashes readable", names="chmod chown chgrp", tier=IRREVERSIBLE, test=_opens_account_files, cite=True,
          examples=["chmod 777 /etc/shadow", "chmod o+w /etc/passwd", "chmod 644 /etc/shadow", "chown alice /etc/sudoers",
                    "chown -R bob:bob /etc/sudoers.d"],
-         counter=["chmod 640 /etc/shadow", "chown root:shadow /etc/shadow", "chmod 644 /etc/passwd", "chmod 777 x"]),
+         counter=["chmod 640 /etc/shadow", "chown root:shadow /etc/shadow", "chmod 644 /etc/passwd", "chmod 777 x",
+                  "chgrp users /etc/group"]),
     rule("account.setuid-shell", CATASTROPHIC, "creds evasion", "makes a shell or interpreter setuid or gives it root's "
          "capabilities: any user becomes root", names="chmod install setcap", tier=IRREVERSIBLE, test=_setuid_shell,
          cite=True,
