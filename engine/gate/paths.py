@@ -73,12 +73,49 @@ SECRET_NAMES = (
     "secrets.yaml", "secret.json", "secrets.toml",
 )
 SECRET_DIRS = (".ssh", ".gnupg", ".aws", ".password-store")
+# Block devices and memory: writing one destroys a disk, a volume or the running kernel. Linux
+# disks (`sd`, `hd`, `vd`, `xvd`, NVMe namespaces, SD cards, RAID, device-mapper, ZFS volumes,
+# Ceph and network block devices, SCSI generic, flash, persistent memory), their stable names
+# (`/dev/disk/by-*`, `/dev/mapper`, `/dev/block`), LVM's `/dev/<group>/<volume>`, the BSDs' and
+# macOS's disks, and Windows' physical drives. Loop devices (backed by a file), optical drives and
+# the character devices a shell writes to every day (`/dev/null`, `/dev/tty`, `/dev/fd/N`,
+# `/dev/shm/…`) are not disks.
 DEVICES = re.compile(
-    r"/dev/(?:sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|nvme\d+(?:n\d+)?(?:p\d+)?|mmcblk\d+(?:p\d+)?"
-    r"|disk\d+(?:s\d+)?|rdisk\d+(?:s\d+)?|md\d+|dm-\d+|mapper/.+|mem|kmem|port|root|sr\d+|loop\d+"
-    r"|PhysicalDrive\d+)|\\\\\.\\PhysicalDrive\d+",
+    r"/dev/(?:(?:sd|hd|vd|xvd)[a-z]{1,3}\d{0,3}|nvme\d{1,3}(?:c\d{1,3})?(?:n\d{1,3}(?:p\d{1,3})?)?"
+    r"|mmcblk\d{1,3}(?:p\d{1,3}|boot\d|rpmb)?|md\d{1,3}(?:p\d{1,3})?|md/[^/]+|dm-\d{1,4}|zd\d{1,4}(?:p\d{1,3})?"
+    r"|zvol/.+|rbd\d{1,3}(?:p\d{1,3})?|rbd/.+|nbd\d{1,3}(?:p\d{1,3})?|sg\d{1,3}|bsg/.+|mtd\d{1,3}(?:ro)?"
+    r"|mtdblock\d{1,3}|pmem\d{1,3}(?:s|\.\d{1,3})?|bcache\d{1,3}|drbd\d{1,4}|ubi\d{1,3}(?:_\d{1,3})?|ubiblock[\d_]{1,8}"
+    r"|disk/by-[\w-]{1,20}/.+|block/.+|mapper/(?!control$)[^/]+|root"
+    r"|r?disk\d{1,3}(?:s\d{1,3}){0,2}|(?:ada|da|nvd|nda|vtbd|xbd|mfid|wd)\d{1,3}(?:[ps]\d{1,3}[a-h]?|[a-p])?"
+    r"|sd\d{1,3}[a-p]?|mem|kmem|port"
+    r"|(?!(?:pts|shm|fd|input|snd|dri|net|bus|char|cpu|hugepages|mqueue|tcp|udp|usb|serial|v4l|dma_heap|vfio"
+    r"|infiniband|disk|mapper|xen|vhost-\w+|hidraw\d+|gpio\w*|dvb|i2c-\d+)/)[\w.-]{1,64}/[\w.+:-]{1,128})"
+    r"|//\./physicaldrive\d{1,3}",
     re.I,
 )
+# Concrete disks a glob is tried against (`/dev/sd?`, `/dev/nvme*`, `/dev/disk/by-id/*`).
+DEVICE_SAMPLES = (
+    "/dev/sda", "/dev/sda1", "/dev/hda", "/dev/vda", "/dev/vda1", "/dev/xvda", "/dev/xvda1", "/dev/nvme0n1",
+    "/dev/nvme0n1p1", "/dev/mmcblk0", "/dev/mmcblk0p1", "/dev/md0", "/dev/dm-0", "/dev/mapper/root",
+    "/dev/disk/by-id/disk", "/dev/disk/by-uuid/disk", "/dev/disk/by-path/disk", "/dev/disk/by-label/disk",
+    "/dev/disk/by-partuuid/disk", "/dev/root", "/dev/mem", "/dev/zd0", "/dev/nbd0", "/dev/rbd0", "/dev/sg0",
+    "/dev/disk0", "/dev/rdisk0",
+)
+# Public material: public keys, certificates, signing requests, revocation lists and trust stores.
+# A `.pem` is public only when its name says certificate or public key (`fullchain.pem`, `ca.pem`,
+# `pubkey.pem`) and nothing in it says private key (`privkey.pem`, `ca-key.pem`); any other `.pem`
+# may hold a key (`server.pem` often holds both), so it stays secret.
+PUBLIC = re.compile(
+    r"(?:.*/)?[^/]*\.(?:pub|crt|cer|csr|crl)|(?:.*/)?\.ssh/(?:known_hosts2?|authorized_keys2?)(?:\.old)?"
+    r"|(?:.*/)?ca-(?:bundle|certificates)[^/]*"
+    r"|/etc/ssl/certs(?:/.*)?|/etc/pki/(?:tls/certs|ca-trust|tls/cert\.pem)(?:/.*)?|/etc/ca-certificates(?:/.*)?"
+    r"|/usr/(?:local/)?share/ca-certificates(?:/.*)?",
+)
+_PRIVATE_DIRECTORY = re.compile(r"(?:.*/)?(?:private|\.gnupg|\.password-store|secrets?)/")
+_PEM = re.compile(r"(?:.*/)?([^/]*)\.pem")
+_PEM_PRIVATE = re.compile(r"priv|secret|id_|key(?!store)", re.I)
+_PEM_PUBLIC = re.compile(r"pub|cert|crt|chain|bundle|trust|(?:^|[-_.])(?:ca|root|intermediate)(?:$|[-_.])|ca(?:$|[-_.])",
+                         re.I)
 
 
 # Files and directories a tool reads to decide what to run: git's own directory (hooks,
@@ -162,7 +199,24 @@ def is_startup(path: str) -> bool:
 
 @per_word(limit=256)
 def is_secret(path: str) -> bool:
-    return SECRETS.fullmatch(fold(path)) is not None
+    folded = fold(path)
+    return SECRETS.fullmatch(folded) is not None and not is_public(folded)
+
+
+def is_public(folded: str) -> bool:
+    """Public keys and certificates (`*.pub`, `*.crt`, `fullchain.pem`, `/etc/ssl/certs/…`,
+    `known_hosts`): reading them reveals nothing. `folded` is a path already folded."""
+    if _PRIVATE_DIRECTORY.match(folded) is not None:
+        return False
+    if PUBLIC.fullmatch(folded) is not None:
+        return True
+    pem = _PEM.fullmatch(folded)
+    if pem is None:
+        return False
+    name = pem.group(1)
+    if _PEM_PRIVATE.search(name) is not None and not (name.lower().startswith("pub") or "public" in name.lower()):
+        return False
+    return _PEM_PUBLIC.search(name) is not None
 
 
 def may_be_secret(word: str) -> bool:
@@ -177,6 +231,8 @@ def _may_be_secret(path: str) -> bool:
     is any listing, not a secret in particular); each component against directories whose
     every file is secret."""
     folded = fold(path)
+    if is_public(folded):
+        return False
     if SECRETS.fullmatch(folded):
         return True
     if HAS_GLOB.search(folded) is None:
@@ -222,7 +278,28 @@ def is_system_program(word: str) -> bool:
 
 @per_word(limit=256)
 def is_device(path: str) -> bool:
-    return DEVICES.fullmatch(path.strip("'\"")) is not None
+    """A disk, volume or kernel-memory device under any naming scheme (`/dev/nvme0n1p2`,
+    `/dev/disk/by-id/…`, `/dev/mapper/…`, `/dev/vg0/root`, `\\\\.\\PhysicalDrive0`), also as a
+    glob or brace that could name one (`/dev/sd?`, `/dev/sd{a,b}`) or a path that folds to one
+    (`/dev/../dev/sda`)."""
+    text = path.strip().strip("'\"")
+    lowered = text.lower()
+    if "dev" not in lowered and "physicaldrive" not in lowered:
+        return False
+    if text.startswith(("\\\\", "//./")):
+        return DEVICES.fullmatch(lowered.replace("\\", "/")) is not None
+    folded = fold(text)
+    if DEVICES.fullmatch(folded) is not None:
+        return True
+    if not folded.startswith("/dev/") or (HAS_GLOB.search(folded) is None and "{" not in folded):
+        return False
+    for alternative in expand(folded):
+        if DEVICES.fullmatch(alternative) is not None:
+            return True
+        if HAS_GLOB.search(alternative) is not None and any(
+                matches(alternative, sample) for sample in candidates(alternative, DEVICE_SAMPLES)):
+            return True
+    return False
 
 
 def escapes_workspace(path: str) -> bool:

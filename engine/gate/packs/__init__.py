@@ -11,12 +11,12 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from engine.gate.packs import calls, code, creds, evasion, execution, filesystem, injection, network, obfuscation, vcs, windows
+from engine.gate.packs import calls, code, creds, disks, evasion, execution, filesystem, injection, network, obfuscation, vcs, windows
 from engine.gate.packs import macos, security
 from engine.gate.packs.model import THEMES, CallRule, Check, Pack, Proof, Rule, checks
 
 PACKS: tuple[Pack, ...] = tuple(module.PACK for module in (
-    filesystem, vcs, execution, code, network, creds, obfuscation, injection, evasion, windows, calls))
+    filesystem, disks, vcs, execution, code, network, creds, obfuscation, injection, evasion, windows, calls))
 PACKS += (security.PACK, macos.PACK)
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 from engine.gate.paths import is_secret
-from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
+from engine.gate.packs.disks import only_with
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, any_operand, rule
+from engine.gate.proof import options, subcommands
+from engine.gate.shell import reads
 from engine.gate.shell.view import Command
 
 # Variables that make a program load or run something else, or read its configuration
@@ -19,9 +22,6 @@ _HOOK_VARIABLE = re.compile(
 )
 _DECLARES = frozenset({"export", "declare", "typeset", "readonly", "local"})
 _READS_INTO = frozenset({"read", "mapfile", "readarray", "getopts"})
-_DUMPS = frozenset({"export", "declare", "typeset", "readonly", "local", "set"})
-_PS_VALUES = frozenset("-o -O -p -u -U -g -G -t -C -q --format --pid --user --group --sort -s --sid --ppid".split())
-_JQ_ENV = re.compile(r"(?<![.\w$/-])env\b(?!\.(?:json|ya?ml|toml|txt|lock)\b)|\$ENV\b|\benvsubst\b")
 
 
 def _assigned(cmd: Command) -> list[str]:
@@ -39,33 +39,6 @@ def _hooks(cmd: Command) -> bool:
     return any(_HOOK_VARIABLE.fullmatch(k) for k in cmd.env) or any(_HOOK_VARIABLE.fullmatch(k) for k in _assigned(cmd))
 
 
-def _dumps_environment(cmd: Command) -> bool:
-    """`printenv`, `export -p`, bare `set`/`declare`/`local`, `ps e`, `jq -n env`: all print variables."""
-    if cmd.name == "printenv":
-        return True
-    if cmd.name in _DUMPS:
-        return not any("=" in a for a in cmd.operands) and (cmd.name != "set" or not cmd.args) and (
-            cmd.name not in ("export", "readonly", "local") or not cmd.operands)
-    if cmd.name == "ps":
-        return _ps_environment(cmd.args)
-    return _JQ_ENV.search(cmd.text) is not None
-
-
-def _ps_environment(args: tuple[str, ...]) -> bool:
-    """BSD-style `ps e…` (a word of letters without a dash) or `-E` shows each process's environment."""
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg in _PS_VALUES:
-            skip = True
-        elif arg == "-E" or (arg.isalpha() and "e" in arg):
-            return True
-        elif arg.isalpha() and any(ch in arg for ch in "oOpUtkq"):
-            skip = True
-    return False
-
-
 RULES = [
     rule("creds.read-secret", DANGEROUS, "creds", "reads a secret location (keys, credentials, password hashes, environ)",
          trigger=True, cite=True,
@@ -73,7 +46,7 @@ RULES = [
                    "cd ~/.ssh && paste id_rsa", "date -f ~/.ssh/id_rsa", "ls ~/.ssh | xargs cat"],
          counter=["cat /etc/passwd /etc/group", "cat README.md", "ls -la ~/.ssh", "cat *.txt"]),
     rule("creds.env-dump", DANGEROUS, "creds", "prints the environment, where tokens and passwords often live",
-         names="printenv export declare typeset readonly local set ps jq yq", test=_dumps_environment,
+         names="printenv export declare typeset readonly local set ps jq yq", test=lambda c: reads.dumps_environment(c),
          examples=["printenv", "printenv API_TOKEN", "env", "export -p", "set", "declare -x", "ps eww", "jq -n env"],
          counter=["ps aux", "ps -ef", "set -e", "jq .env package.json", "export FOO=bar"]),
     rule("creds.secret-variable", DANGEROUS, "creds", "expands a variable named like a secret (token, password, key)",
@@ -109,4 +82,33 @@ RULES = [
          counter=["VAR=value echo test", "export FOO=bar", "FOO=1", "printf -v x %s 1"]),
 ]
 
-PACK = Pack("core.secrets", "Reading secrets, credential stores, and environment hooks that redirect programs.", rules=RULES, core=True)
+_X509_PRINTS = ("-noout -text -subject -issuer -dates -enddate -startdate -serial -fingerprint -hash -subject_hash"
+                " -issuer_hash -subject_hash_old -issuer_hash_old -ocsp_uri -ocspid -email -purpose -pubkey -modulus -alias"
+                " -sha1 -sha224 -sha256 -sha384 -sha512 -md5")
+_GPG_LISTS = "--list-keys -k --list-public-keys --list-secret-keys -K --fingerprint --list-sigs --check-sigs --version"
+# Certificates, signing requests and revocation lists are public: these openssl commands, ssh-keygen's
+# fingerprint listing and gpg's key listing only print them (of a secret key, its fingerprint, never
+# the key). A key comes in only through options the tables leave out (`-signkey`, `-CAkey`, `-key`),
+# and so does any output file (`-out`).
+READ_ONLY: dict[str, Proof] = {
+    "openssl": subcommands({
+        "x509": options(_X509_PRINTS, "-in -inform -nameopt -certopt -ext -checkend", single=True),
+        "verify": options("-crl_check -crl_check_all -verbose -show_chain -partial_chain -x509_strict -no-CAfile"
+                          " -no-CApath -no_check_time -check_ss_sig -ignore_critical -policy_check -explicit_policy"
+                          " -inhibit_any -inhibit_map", "-CAfile -CApath -untrusted -trusted -CRLfile"
+                          " -purpose -verify_name -verify_hostname -verify_email -verify_ip -attime -policy -verify_depth"
+                          " -auth_level",
+                          single=True),
+        "crl": options("-noout -text -hash -hash_old -issuer -lastupdate -nextupdate -fingerprint -crlnumber",
+                       "-in -inform -nameopt", single=True),
+        "req": options("-noout -text -verify -subject -pubkey -modulus", "-in -inform -nameopt -reqopt", single=True),
+        "version": options("-a -v -b -o -f -p -d -c -e -m -r", single=True),
+    }),
+    "ssh-keygen": only_with("-l -L -F", options("-l -L -v -B -q", "-f -E -F")),
+    **{name: only_with(_GPG_LISTS, options(_GPG_LISTS + " --with-colons --with-fingerprint --with-subkey-fingerprints"
+                                           " --with-keygrip --fixed-list-mode -v --verbose -q --quiet", "--keyid-format"))
+       for name in ("gpg", "gpg2")},
+}
+
+PACK = Pack("core.secrets", "Reading secrets, credential stores, and environment hooks that redirect programs.", rules=RULES,
+            read_only=READ_ONLY, core=True)

@@ -1,12 +1,58 @@
-"""Filesystem rules: deletion, overwriting, permissions, disks and system trees."""
+"""Filesystem rules: deletion, overwriting, permissions, synchronisation and system trees (disks are
+in `disks`)."""
 
 from __future__ import annotations
 
-from engine.gate.paths import is_auth_file, is_device, is_root, is_system
+import posixpath
+import re
+
+from engine.gate.globs import expand
+from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_system
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
+from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command
 
 RECURSIVE = frozenset({"-r", "-R", "--recursive"})
+PERMISSIONS = frozenset("chmod chown chgrp setfacl chattr".split())
+# find tests that pick some files out of a tree; a root searched with none of them (or only
+# negated, or beside an alternative without one) hands every file to what -exec runs.
+_NARROWING = frozenset(
+    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -user -uid -group -gid -nouser -nogroup -perm"
+    " -newer -anewer -cnewer -mtime -mmin -atime -amin -ctime -cmin -size -inum -samefile -lname -ilname -links -empty"
+    " -used -context".split()
+)
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_XARGS_VALUES = frozenset("-I -a -d -E -L -n -P -s -e".split())
+_RSYNC_VALUES = frozenset(
+    "-e --rsh -f --filter --exclude --include --exclude-from --include-from --files-from --rsync-path -T --temp-dir"
+    " --compare-dest --copy-dest --link-dest --backup-dir --suffix --chmod --chown --usermap --groupmap --timeout"
+    " --contimeout --port --sockopts --log-file --log-file-format --out-format --password-file --bwlimit --partial-dir"
+    " --max-size --min-size --max-delete --modify-window --compress-level --skip-compress --checksum-choice"
+    " --compress-choice --iconv --protocol --read-batch --write-batch --only-write-batch --info --debug --stop-after"
+    " --stop-at -B --block-size --address --outbuf -M --remote-option --max-alloc --early-input --copy-as".split()
+)
+_REMOTE = re.compile(r"^(?:[\w.+-]{1,64}@)?[\w.-]{2,253}:(?!:)")
+_DRY_RUN = frozenset({"-n", "--dry-run", "--list-only"})
+_RCLONE_DESTINATION = frozenset({"sync"})
+_RCLONE_SOURCE = frozenset({"move", "purge", "delete", "rmdirs", "deletefile"})
+
+
+def at(cmd: Command, path: str) -> str:
+    """`path` as read from where the script moved to (`cd / && chmod -R 777 .` names `/`)."""
+    if cmd.cwd is None or path.startswith(("/", "~", "$")):
+        return path
+    return posixpath.join(cmd.cwd, path)
+
+
+def root_operand(cmd: Command, paths: tuple[str, ...] | list[str], home: bool = True) -> str | None:
+    """The first of `paths` that is a root, system tree or (unless `home` is false) a home directory,
+    braces expanded (`/{etc,usr}`)."""
+    for path in paths:
+        for alternative in expand(path):
+            where = at(cmd, alternative)
+            if is_root(where) and (home or not fold(where).startswith("~")):
+                return path
+    return None
 
 
 def _recursive_root(cmd: Command) -> bool:
@@ -17,12 +63,146 @@ def _redirect(check):
     return lambda cmd: any(check(t) for t in cmd.out_targets())
 
 
-def _dd_device(cmd: Command) -> bool:
-    return any(a.startswith("of=") and is_device(a[3:]) for a in cmd.args)
-
-
 def _last_operand(check):
     return lambda cmd: len(cmd.operands) >= 2 and check(cmd.operands[-1])
+
+
+def _permissions_root(cmd: Command) -> str | None:
+    """chmod, chown, chgrp, setfacl or chattr applied recursively to a filesystem root or system tree.
+
+    That clears setuid bits and the owners and modes the system's programs need, which no one
+    can list afterwards. A home directory is left out: its owner can set its modes back."""
+    if not cmd.flags & {"-R", "--recursive"}:
+        return None
+    return root_operand(cmd, cmd.operands, home=False)
+
+
+def _narrowed(expression: list[str]) -> bool:
+    """True when every alternative of a find expression has a test that picks files (`-name`, `-user`, …)
+    that is not negated."""
+    alternatives: list[bool] = [False]
+    negated = False
+    for token in expression:
+        if token in ("-o", "-or", ","):
+            alternatives.append(False)
+        elif token in ("!", "-not"):
+            negated = True
+            continue
+        elif (token in _NARROWING or token.startswith("-newer")) and not negated and not _matches_all(expression, token):
+            alternatives[-1] = True
+        negated = False
+    return all(alternatives)
+
+
+def _matches_all(expression: list[str], token: str) -> bool:
+    """`-name '*'` and `-path '*'` pick every file: a pattern of wildcards only narrows nothing."""
+    if token not in ("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"):
+        return False
+    index = expression.index(token)
+    pattern = expression[index + 1] if index + 1 < len(expression) else ""
+    return pattern.strip("*?.") == "" and pattern not in (".", "..")
+
+
+def _find_parts(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
+    """find's roots and the expression before its first action that runs a program."""
+    roots: list[str] = []
+    index = 0
+    while index < len(args) and not args[index].startswith(("-", "(", "!", "\\(")):
+        roots.append(args[index])
+        index += 1
+    expression: list[str] = []
+    for token in args[index:]:
+        if token in _FIND_EXEC:
+            break
+        expression.append(token)
+    return roots or ["."], expression
+
+
+def _find_runs_permissions(cmd: Command) -> str | None:
+    """`find ROOT … -exec chmod|chown|chgrp|setfacl|chattr …`: every file under a root, one by one."""
+    args = cmd.args
+    runs = any(args[i] in _FIND_EXEC and unwrap(list(args[i + 1 : i + 4])).name in PERMISSIONS
+               for i in range(len(args) - 1))
+    if not runs:
+        return None
+    roots, expression = _find_parts(args)
+    root = root_operand(cmd, roots, home=False)
+    return root if root is not None and not _narrowed(expression) else None
+
+
+def _xargs_program(args: tuple[str, ...]) -> str:
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        index += 2 if args[index] in _XARGS_VALUES else 1
+    return unwrap(list(args[index : index + 4])).name if index < len(args) else ""
+
+
+def _xargs_permissions_root(cmd: Command) -> str | None:
+    """`find ROOT … | xargs chmod …`: the permissions program gets every path under a root."""
+    if not cmd.upstream or _xargs_program(cmd.args) not in PERMISSIONS:
+        return None
+    stage = unwrap(cmd.upstream.rsplit(" | ", 1)[-1].split())
+    if stage.name != "find":
+        return None
+    roots, expression = _find_parts(stage.argv[1:])
+    root = root_operand(cmd, roots, home=False)
+    return root if root is not None and not _narrowed(expression) else None
+
+
+def _sync_operands(args: tuple[str, ...]) -> list[str]:
+    """rsync's sources and destination, without the values of its options."""
+    operands: list[str] = []
+    skip = ended = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif ended or not arg.startswith("-") or arg == "-":
+            operands.append(arg)
+        elif arg == "--":
+            ended = True
+        elif arg in _RSYNC_VALUES:
+            skip = True
+    return operands
+
+
+def _root_spec(cmd: Command, spec: str) -> bool:
+    """A local or remote (`host:`, `user@host:/`) path that is a root, system tree or home;
+    an empty remote path is the remote home. Daemon modules (`host::m`) are not judged."""
+    if "::" in spec or spec.startswith("rsync://"):
+        return False
+    remote = _REMOTE.match(spec)
+    if remote is None:
+        return root_operand(cmd, [spec]) is not None
+    path = spec[remote.end() :]
+    return path in ("", ".", "./", "~", "~/") or (path.startswith(("/", "~")) and is_root(path))
+
+
+def _sync_deletes_root(cmd: Command) -> str | None:
+    """rsync told to delete at a destination that is a root, system tree or home (local or remote),
+    or to remove its sources when one is; rclone syncing into, moving or purging a local root."""
+    flags = cmd.flags
+    if flags & _DRY_RUN:
+        return None
+    if cmd.name == "rclone":
+        sub, paths = (cmd.operands[0], cmd.operands[1:]) if cmd.operands else ("", ())
+        local = [path for path in paths if ":" not in path]
+        if sub in _RCLONE_DESTINATION and len(paths) >= 2 and paths[-1] in local:
+            return paths[-1] if root_operand(cmd, [paths[-1]]) else None
+        if sub in _RCLONE_SOURCE and local:
+            return root_operand(cmd, local[:1])
+        return None
+    deletes = any(flag == "--del" or flag.startswith("--delete") for flag in flags)
+    removes = bool(flags & {"--remove-source-files", "--remove-sent-files"})
+    if not (deletes or removes):
+        return None
+    operands = _sync_operands(cmd.args)
+    if len(operands) < 2:
+        return None
+    if deletes and _root_spec(cmd, operands[-1]):
+        return operands[-1]
+    if removes:
+        return next((source for source in operands[:-1] if _root_spec(cmd, source)), None)
+    return None
 
 
 RULES = [
@@ -67,36 +247,24 @@ RULES = [
          tier=IRREVERSIBLE, test=_redirect(is_auth_file), scope="redirect",
          examples=["echo malicious > /etc/passwd", "echo 'x ALL=(ALL) NOPASSWD:ALL' >> /etc/sudoers"],
          counter=["echo x > passwd"]),
-    rule("disk.redirect-device", CATASTROPHIC, "fs", "writes raw bytes over a disk device", tier=IRREVERSIBLE, scope="redirect",
-         test=_redirect(is_device), examples=["cat /dev/zero > /dev/sda", "echo x > /dev/nvme0n1"],
-         counter=["echo x > /dev/null"]),
-    rule("disk.mkfs", CATASTROPHIC, "fs", "formats a filesystem, destroying what is on it",
-         names="mkfs mkfs.ext4 mkfs.ext3 mkfs.ext2 mkfs.xfs mkfs.btrfs mkfs.vfat mkfs.fat mkfs.ntfs mkfs.exfat mke2fs mkswap newfs",
-         tier=IRREVERSIBLE, test=lambda c: not c.flags & {"--help", "--version", "-V"},
-         examples=["mkfs.ext4 /dev/sda1", "mkfs -t xfs /dev/sdb"], counter=["mkfs --version"]),
-    rule("disk.dd-device", CATASTROPHIC, "fs", "dd writes over a disk device", names="dd", tier=IRREVERSIBLE,
-         test=_dd_device, examples=["dd if=/dev/zero of=/dev/sda", "dd if=img of=/dev/mmcblk0 bs=4M"],
-         counter=["dd if=/dev/sda of=disk.img"]),
-    rule("disk.dd", DANGEROUS, "fs", "dd writes raw data to a file", names="dd", args=r"(?:^|\s)of=",
-         examples=["dd if=/dev/zero of=blank.img bs=1M count=1"], counter=["dd --version"]),
-    rule("disk.wipe", CATASTROPHIC, "fs", "erases partition tables or discards a whole device",
-         names="wipefs blkdiscard sgdisk", tier=IRREVERSIBLE,
-         test=lambda c: any_operand(c, is_device) and not c.flags & {"-p", "--print"},
-         examples=["wipefs -a /dev/sda", "blkdiscard /dev/nvme0n1"], counter=["wipefs --help"]),
-    rule("disk.partition", CATASTROPHIC, "fs", "rewrites a disk's partition table", names="fdisk sfdisk parted gdisk cfdisk",
-         tier=IRREVERSIBLE, test=lambda c: any_operand(c, is_device) and not c.flags & {"-l", "--list"},
-         examples=["fdisk /dev/sda", "parted /dev/sdb mklabel gpt"], counter=["fdisk -l /dev/sda"]),
-    rule("disk.shred-device", CATASTROPHIC, "fs", "shreds a whole disk device", names="shred", tier=IRREVERSIBLE,
-         test=lambda c: any_operand(c, is_device), examples=["shred -n 1 /dev/sda"], counter=["shred -u a.txt"]),
-    rule("disk.mount", DANGEROUS, "fs", "mounts, unmounts or remounts filesystems", names="mount umount swapoff losetup",
-         test=lambda c: bool(c.args), examples=["mount / -o remount,rw", "umount /mnt/usb"], counter=["mount"]),
     rule("fs.chmod-recursive", DANGEROUS, "fs", "changes permissions or owners of a whole tree",
          names="chmod chown chgrp", flags="-R --recursive", examples=["chmod -R 755 .", "chown ftpuser dir -R"],
          counter=["chmod 644 a.txt"]),
-    rule("fs.chmod-root", CATASTROPHIC, "fs", "changes permissions or owners across a system root",
-         names="chmod chown chgrp", tier=IRREVERSIBLE,
-         test=lambda c: bool(c.flags & {"-R", "--recursive"}) and any_operand(c, lambda p: is_root(p) and p not in ("~",)),
-         examples=["chmod -R 777 /", "chown -R nobody /etc"], counter=["chmod -R 755 ./site"]),
+    rule("fs.chmod-root", CATASTROPHIC, "fs", "changes permissions or owners across a filesystem root or system tree",
+         names="chmod chown chgrp setfacl chattr", tier=IRREVERSIBLE, test=_permissions_root, cite=True,
+         examples=["chmod -R 777 /", "chown -R nobody /etc", "chmod -R a-x /usr/bin", "setfacl -R -m o::rwx /",
+                   "chmod -R 777 /{etc,usr}", "cd / && chmod -R 777 ."],
+         counter=["chmod -R 755 ./site", "chmod 755 /", "chown -R www-data /var/www", "chmod -R 000 ~"]),
+    rule("fs.find-chmod-root", CATASTROPHIC, "fs", "find changes permissions or owners of every file under a root",
+         names="find", tier=IRREVERSIBLE, test=_find_runs_permissions, cite=True,
+         examples=["find / -exec chmod 777 {} \\;", "find /etc -type f -exec chown nobody {} +",
+                   "find / ! -name x -execdir chgrp users {} \\;", "find / -name '*' -exec chmod 666 {} +"],
+         counter=["find . -exec chmod 644 {} \\;", "find / -user bob -exec chgrp pubs {} \\;", "find ~ -exec chmod 000 {} +",
+                  "find / -name '*.sh' -o -perm -100 -exec chmod +x {} \\;"]),
+    rule("fs.xargs-chmod-root", CATASTROPHIC, "fs", "xargs changes permissions or owners of every file find lists under a root",
+         names="xargs", tier=IRREVERSIBLE, test=_xargs_permissions_root, cite=True,
+         examples=["find / -print0 | xargs -0 chmod 777", "find /usr -type d | xargs chown nobody"],
+         counter=["find /srv/www -type f | xargs chmod 644", "find / -name core | xargs chmod 600"]),
     rule("fs.chmod-world", DANGEROUS, "fs", "makes files writable by everyone", names="chmod",
          args=r"(?:^|\s)(?:0?777|a\+w|o\+w|\+w)(?:\s|$)", examples=["chmod 777 script.sh"], counter=["chmod 700 key"]),
     rule("fs.chmod", DANGEROUS, "fs", "changes file permissions or ownership", names="chmod chown chgrp chattr setfacl",
@@ -107,7 +275,7 @@ RULES = [
          tier=IRREVERSIBLE, test=lambda c: len(c.operands) >= 2 and any(is_root(p) for p in c.operands[:-1]),
          examples=["mv ~ /dev/null", "mv /etc /tmp/etc"], counter=["mv a b"]),
     rule("fs.write-system", DANGEROUS, "fs", "writes a file into a system directory", names="cp mv install ln tee rsync",
-         tier=IRREVERSIBLE, test=_last_operand(is_system),
+         tier=IRREVERSIBLE, test=lambda c: _last_operand(is_system)(c) and not (c.name == "rsync" and c.flags & _DRY_RUN),
          examples=["cp malware /usr/bin/", "mv file /etc/"], counter=["cp a ./b"]),
     rule("fs.write-auth-file", CATASTROPHIC, "fs creds", "replaces an account, sudo or boot file",
          names="cp mv install tee ln", tier=IRREVERSIBLE, test=lambda c: any_operand(c, is_auth_file) and c.name != "cp"
@@ -135,9 +303,16 @@ RULES = [
          tier=IRREVERSIBLE, args=r"(?:-C|--directory)[ =]?/(?:\s|$)|(?:-C|--directory)[ =]?/(?:etc|usr|bin|boot)(?:/|\s|$)",
          test=lambda c: bool(c.flags & {"-x", "--extract", "--get"}),
          examples=["tar -xf archive.tar -C /"], counter=["tar -xf archive.tar -C ./out"]),
+    rule("fs.rsync-delete-root", CATASTROPHIC, "fs", "synchronising deletes everything in a root, system tree or home",
+         names="rsync rclone", tier=IRREVERSIBLE, test=_sync_deletes_root, cite=True,
+         examples=["rsync -a --delete empty/ /", "rsync -a --delete /tmp/e/ ~/", "rsync -a --delete-after e/ root@h.example:/",
+                   "rsync -a --delete e/ u@h.example:", "rsync --remove-source-files -a ~/ b.example:/b/",
+                   "rclone sync /tmp/empty /"],
+         counter=["rsync -a --delete src/ dst/", "rsync -a --delete src/ h.example:/srv/app/", "rsync -a empty/ /",
+                  "rsync -an --delete e/ /", "rclone sync /data remote:b"]),
     rule("fs.rsync-delete", DANGEROUS, "fs", "rsync deletes files at the destination", names="rsync rclone",
-         args=r"--del(?:ete)?\S*|--remove-source-files", examples=["rsync -a --delete /src/ /dest/"],
-         counter=["rsync -a --list-only host:/d"]),
+         args=r"--del(?:ete)?\S*|--remove-source-files", test=lambda c: not c.flags & _DRY_RUN,
+         examples=["rsync -a --delete /src/ /dest/"], counter=["rsync -a --list-only host:/d", "rsync -n -av --delete a/ b/"]),
     rule("fs.rsync", DANGEROUS, "fs", "rsync copies files and may overwrite the destination", names="rsync",
          test=lambda c: not c.flags & {"--list-only", "-n", "--dry-run"}, examples=["rsync -a /src/ /dest/"],
          counter=["rsync -a -n /src/ /dest/"]),
@@ -145,4 +320,4 @@ RULES = [
          examples=["split -b 999 input prefix", "dos2unix -n a b"], counter=["wc -l input"]),
 ]
 
-PACK = Pack("core.filesystem", "Deleting, overwriting, permissions, disks and system trees.", rules=RULES, core=True)
+PACK = Pack("core.filesystem", "Deleting, overwriting, permissions, synchronising and system trees.", rules=RULES, core=True)

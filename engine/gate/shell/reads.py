@@ -6,7 +6,12 @@ program given a secret location counts, through an argument, an option's value
 moved (`cd ~/.ssh && paste id_rsa`), or a glob that could expand to one (`/etc/shado?`).
 Only programs that never open their path arguments (`ls`, `stat`, `test`, `find` without
 `-exec`, …) are exempt, and only while their output is not handed on: `ls ~/.ssh | xargs
-cat` reads what `ls` names.
+cat` reads what `ls` names. Options whose value is a certificate or CA store (`curl --cacert`,
+`openssl x509 -in`, `openssl verify`) or a key only fingerprinted (`ssh-keygen -l -f`) are not
+reads of a secret.
+
+The same module says what secret a command hands on to whatever reads its output (`Source`):
+exfiltration rules ask it about every stage that feeds a sender.
 """
 
 from __future__ import annotations
@@ -14,12 +19,14 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.gate.memo import per_word
-from engine.gate.paths import SECRET_NAMES, SECRET_SAMPLES, fold, may_be_secret, reaches_secret
+from engine.gate.paths import SECRET_NAMES, SECRET_SAMPLES, fold, is_device, may_be_secret, reaches_secret
 from engine.gate.packs.model import Findings
+from engine.gate.shell.parse import parse
 from engine.gate.shell.unwrap import unwrap
-from engine.gate.shell.view import basename
+from engine.gate.shell.view import Command, basename
 
 NAMES_ONLY = frozenset(
     "ls dir vdir tree stat du find test [ [[ echo printf basename dirname realpath readlink cd pushd popd"
@@ -43,6 +50,20 @@ SECRET_VARIABLE = re.compile(
     r"(?i)(?:^|_)(?:TOKEN|SECRET|PASSWORD|PASSWD|PASS|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?"
     r"|COOKIE|KEY)(?:_|$)|^KUBECONFIG$"
 )
+_DUMPS = frozenset({"export", "declare", "typeset", "readonly", "local", "set"})
+_PS_VALUES = frozenset("-o -O -p -u -U -g -G -t -C -q --format --pid --user --group --sort -s --sid --ppid".split())
+_JQ_ENV = re.compile(r"(?<![.\w$/-])env\b(?!\.(?:json|ya?ml|toml|txt|lock)\b)|\$ENV\b|\benvsubst\b")
+# Options whose value is a certificate or CA store: public by what the option means.
+_CERTIFICATE_OPTIONS: dict[str, frozenset[str]] = {
+    "curl": frozenset("--cacert --capath --crlfile --proxy-cacert --proxy-capath --pinnedpubkey".split()),
+    "wget": frozenset("--ca-certificate --ca-directory --crl-file --pinnedpubkey".split()),
+    "openssl": frozenset("-CAfile -CApath -CAstore -untrusted -trusted -CRLfile -chainCAfile -verifyCAfile".split()),
+    "http": frozenset({"--verify"}), "https": frozenset({"--verify"}), "xh": frozenset({"--verify"}),
+}
+# openssl commands that only ever read certificates from their files; a key comes in only
+# through these options.
+_OPENSSL_CERTIFICATES = frozenset({"x509", "verify", "crl", "crl2pkcs7"})
+_OPENSSL_KEY_OPTIONS = frozenset({"-signkey", "-key", "-CAkey", "-passin"})
 
 
 def moved(cwd: str | None, argv: list[str]) -> str | None:
@@ -91,7 +112,9 @@ def secret_read(argv: list[str], program: list[str], name: str, redirects: list[
     words: list[str] = []
     if here is not None or _MAYBE_SECRET.search(" ".join(argv)) is not None:
         offset = len(argv) - len(program)
-        skip = _patterns(program) if name in _PATTERN_FIRST else ()
+        skip = _patterns(program) if name in _PATTERN_FIRST else set()
+        if name in _CERTIFICATE_OPTIONS or name == "ssh-keygen":
+            skip |= certificate_positions(program, name)
         words = [word for index, word in enumerate(argv) if index != offset and index - offset not in skip]
     for word in words + redirects:
         if ("$(" in word or "`" in word) and _built_secret(word, inner):
@@ -178,6 +201,269 @@ def _patterns(program: list[str]) -> set[int]:
     if first is not None and not given:
         skip.add(first)
     return skip
+
+
+def certificate_positions(program: Sequence[str], name: str) -> set[int]:
+    """Positions (in `program`) of words that name a certificate or CA store, or a key that is only
+    fingerprinted (`ssh-keygen -l -f key`): reading them reveals no secret."""
+    skip: set[int] = set()
+    options = _CERTIFICATE_OPTIONS.get(name, frozenset())
+    if name == "openssl" and len(program) > 1 and program[1] in _OPENSSL_CERTIFICATES:
+        keys = {index + 1 for index, word in enumerate(program) if word in _OPENSSL_KEY_OPTIONS}
+        return {index for index in range(2, len(program)) if index not in keys}
+    if name == "ssh-keygen":
+        clusters = [word for word in program[1:] if word.startswith("-") and not word.startswith("--")]
+        if not any("l" in word or "L" in word for word in clusters):
+            return skip
+        options = frozenset({"-f"})
+        for index, word in enumerate(program[1:-1], start=1):
+            if word in clusters and word.endswith("f"):
+                skip.add(index + 1)
+    for index, word in enumerate(program[1:], start=1):
+        head, equals, _ = word.partition("=")
+        if head in options:
+            skip.add(index if equals else index + 1)
+    return skip
+
+
+def dumps_environment(cmd: Command) -> bool:
+    """`printenv`, `export -p`, bare `set`/`declare`/`local`, `ps e`, `jq -n env`: all print variables."""
+    if cmd.name == "printenv":
+        return True
+    if cmd.name in _DUMPS:
+        return not any("=" in a for a in cmd.operands) and (cmd.name != "set" or not cmd.args) and (
+            cmd.name not in ("export", "readonly", "local") or not cmd.operands)
+    if cmd.name == "ps":
+        return _ps_environment(cmd.args)
+    if cmd.name in ("jq", "yq", "gojq", "jaq"):
+        return _JQ_ENV.search(cmd.text) is not None
+    return False
+
+
+def _ps_environment(args: tuple[str, ...]) -> bool:
+    """BSD-style `ps e…` (a word of letters without a dash) or `-E` shows each process's environment."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _PS_VALUES:
+            skip = True
+        elif arg == "-E" or (arg.isalpha() and "e" in arg):
+            return True
+        elif arg.isalpha() and any(ch in arg for ch in "oOpUtkq"):
+            skip = True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Secret material a command hands on through its output or its words: what it is (named for the
+    approver) and the hosts that may receive it, the service that issued a token (none for keys,
+    password hashes or the environment)."""
+
+    what: str
+    issuers: tuple[str, ...] = ()
+
+
+_GITHUB = ("github.com", "githubusercontent.com")
+_GOOGLE = ("googleapis.com", "google.com")
+_AZURE = ("azure.com", "azure.net", "microsoft.com", "microsoftonline.com", "windows.net")
+_AWS = ("amazonaws.com", "aws.amazon.com")
+_CLOUD = _AWS + _GOOGLE + _AZURE + ("aliyuncs.com",)
+_ISSUERS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple((re.compile(pattern), hosts) for pattern, hosts in (
+    (r"(?:GITHUB|GH)_", _GITHUB), (r"GITLAB_|CI_JOB_TOKEN$", ("gitlab.com",)), (r"OPENAI_", ("openai.com",)),
+    (r"ANTHROPIC_", ("anthropic.com",)), (r"AWS_", _AWS), (r"(?:GOOGLE|GCP|GCLOUD|CLOUDSDK)_", _GOOGLE),
+    (r"(?:AZURE|ARM)_", _AZURE), (r"NPM_", ("npmjs.org", "npmjs.com")), (r"(?:HF|HUGGING_?FACE)_", ("huggingface.co",)),
+    (r"SLACK_", ("slack.com",)), (r"STRIPE_", ("stripe.com",)), (r"DOCKER(?:HUB)?_", ("docker.io", "docker.com")),
+    (r"(?:PYPI|TWINE)_", ("pypi.org",)), (r"(?:CLOUDFLARE|CF)_", ("cloudflare.com",)),
+    (r"(?:DIGITALOCEAN|DO)_", ("digitalocean.com",)), (r"VERCEL_", ("vercel.com",)), (r"NETLIFY_", ("netlify.com",)),
+    (r"HEROKU_", ("heroku.com",)), (r"SENTRY_", ("sentry.io",)), (r"(?:DATADOG|DD)_", ("datadoghq.com",)),
+    (r"TWILIO_", ("twilio.com",)), (r"SENDGRID_", ("sendgrid.com",)),
+))
+# Commands that print a credential: (program, sub-command path, the hosts that credential is for).
+_PRINTERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("gh", ("auth", "token"), _GITHUB), ("gcloud", ("auth", "print-access-token"), _GOOGLE),
+    ("gcloud", ("auth", "print-identity-token"), _GOOGLE),
+    ("gcloud", ("auth", "application-default", "print-access-token"), _GOOGLE),
+    ("az", ("account", "get-access-token"), _AZURE), ("aws", ("sts",), _AWS), ("aws", ("ecr", "get-login-password"), _AWS),
+    ("aws", ("configure", "get"), _AWS), ("aws", ("configure", "export-credentials"), _AWS),
+    ("vault", ("read",), ()), ("vault", ("kv", "get"), ()), ("vault", ("print", "token"), ()), ("op", ("read",), ()),
+    ("op", ("item", "get"), ()), ("pass", ("show",), ()), ("gopass", ("show",), ()), ("secret-tool", ("lookup",), ()),
+    ("kubectl", ("create", "token"), ()), ("doppler", ("secrets",), ()), ("bw", ("get",), ()),
+    ("security", ("find-generic-password",), ()), ("security", ("find-internet-password",), ()),
+    ("heroku", ("auth:token",), ("heroku.com",)),
+)
+_SECRET_EXPORTS = frozenset({"--export-secret-keys", "--export-secret-subkeys", "-d", "--decrypt"})
+_FETCHERS = frozenset("curl wget http https xh xhs httpie python python3 nc ncat socat".split())
+_METADATA = re.compile(r"169\.254\.169\.254|169\.254\.170\.2|metadata\.google\.internal|fd00:ec2::254|100\.100\.100\.200"
+                       r"|\bmetadata/(?:v1|computeMetadata|identity|instance)")
+_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w{0,63})")
+_INTERPRETERS = re.compile(r"(?:python|pypy|perl|ruby|node|nodejs|php|lua|bun|deno)[\d.]{0,5}")
+_PATH_LITERAL = re.compile(r"""['"]([~/$][^'"\s]{1,200})['"]""")
+_ACCOUNTS = frozenset({"/etc/passwd", "/etc/master.passwd"})
+MAX_SUBSTITUTIONS = 8
+MAX_NESTING = 3
+
+
+def issuers(variable: str) -> tuple[str, ...]:
+    """The hosts a token in `variable` is for (`GITHUB_TOKEN` → github.com), or none when unknown."""
+    for pattern, hosts in _ISSUERS:
+        if pattern.match(variable):
+            return hosts
+    return ()
+
+
+def variable_source(words: Sequence[str]) -> Source | None:
+    """A variable named like a secret (`$GITHUB_TOKEN`, `${NPM_TOKEN}`) expanded in one of `words`."""
+    for word in words:
+        if "$" not in word:
+            continue
+        for match in _VARIABLE.finditer(word):
+            name = match.group(1)
+            if SECRET_VARIABLE.search(name):
+                return Source("$" + name, issuers(name))
+    return None
+
+
+def substitutions(text: str) -> list[str]:
+    """The bodies of the `$(…)` and backquoted substitutions in `text` (outermost only, at most
+    `MAX_SUBSTITUTIONS`); an unterminated one runs to the end."""
+    found: list[str] = []
+    index = 0
+    while len(found) < MAX_SUBSTITUTIONS:
+        start, tick = text.find("$(", index), text.find("`", index)
+        if start == -1 and tick == -1:
+            break
+        if tick != -1 and (start == -1 or tick < start):
+            end = text.find("`", tick + 1)
+            found.append(text[tick + 1 : end if end != -1 else len(text)])
+            if end == -1:
+                break
+            index = end + 1
+            continue
+        depth, cursor = 0, start + 1
+        while cursor < len(text):
+            if text[cursor] == "(":
+                depth += 1
+            elif text[cursor] == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            cursor += 1
+        found.append(text[start + 2 : cursor])
+        index = cursor + 1
+    return found
+
+
+def text_source(text: str, cwd: str | None = None, depth: int = 0) -> Source | None:
+    """Secret material the commands of a script print (the body of a substitution): any of them
+    reading a secret, printing the environment or a credential, or expanding a secret variable."""
+    if depth > MAX_NESTING or not text.strip():
+        return None
+    found = variable_source([text])
+    if found is not None:
+        return found
+    for command in parse(text[:4000]).commands:
+        found = stage_source(command.argv, cwd, depth + 1)
+        if found is not None:
+            return found
+        for redirect in command.redirects:
+            if not redirect.writes and redirect.op.startswith("<"):
+                found = path_source(redirect.target, cwd)
+                if found is not None:
+                    return found
+    return None
+
+
+def pipeline_source(stages: str, cwd: str | None = None) -> Source | None:
+    """Secret material the earlier stages of a pipeline feed on (`Command.upstream`, stages joined
+    by ` | `): each stage is read as `stage_source` reads a command."""
+    for stage in stages.split(" | "):
+        inner = substitutions(stage)
+        for body in inner:
+            found = text_source(body, cwd, 1)
+            if found is not None:
+                return found
+        if inner:
+            for body in inner:
+                stage = stage.replace(body, " ")
+        found = stage_source(stage.replace("$(", " ").split(), cwd)
+        if found is not None:
+            return found
+    return None
+
+
+def stage_source(argv: Sequence[str], cwd: str | None = None, depth: int = 0) -> Source | None:
+    """Secret material a command prints for whatever reads its output: a secret file or raw disk it
+    reads, the environment, a credential a CLI prints, cloud metadata, a variable named like a
+    secret, or any of these inside its substitutions. Programs that only print names they are
+    given (`ls ~/.ssh`, `find ~/.ssh` without `-exec`) print no secret."""
+    if not argv:
+        return None
+    un = unwrap(list(argv))
+    program, name = un.argv, un.name
+    if not program:
+        return Source("the environment") if "env" in un.launchers else None
+    for body in substitutions(" ".join(program)) if any("$(" in w or "`" in w for w in program) else ():
+        found = text_source(body, cwd, depth + 1)
+        if found is not None:
+            return found
+    found = variable_source(program)
+    if found is not None:
+        return found
+    cmd = Command(tuple(program), name=name)
+    if dumps_environment(cmd):
+        return Source("the environment")
+    printed = _printed_credential(cmd)
+    if printed is not None:
+        return printed
+    if name in _FETCHERS and _METADATA.search(cmd.text) is not None:
+        return Source("cloud metadata credentials", _CLOUD)
+    if name in NAMES_ONLY and not (name == "find" and any(w in ("-exec", "-execdir", "-ok", "-okdir") for w in program)):
+        return None
+    skip = _patterns(program) if name in _PATTERN_FIRST else set()
+    if name in _CERTIFICATE_OPTIONS or name == "ssh-keygen":
+        skip |= certificate_positions(program, name)
+    code = _INTERPRETERS.fullmatch(name) is not None
+    for index, word in enumerate(program[1:], start=1):
+        if index in skip:
+            continue
+        found = path_source(word, cwd)
+        if found is not None:
+            return found
+        if code and ("'" in word or '"' in word):
+            for literal in _PATH_LITERAL.findall(word):
+                found = path_source(literal, cwd)
+                if found is not None:
+                    return found
+    return None
+
+
+def path_source(word: str, cwd: str | None = None) -> Source | None:
+    """A secret, the account list or a raw disk named by one word. `/etc/passwd` may be read (it is
+    world-readable), but sending it off the machine hands over the list of accounts to attack."""
+    found = _secret_word(word) if cwd is None else _secret_word_in(word, cwd)
+    if found is not None:
+        return Source(found)
+    if "passwd" in word and join(cwd, word) in _ACCOUNTS:
+        return Source(join(cwd, word))
+    for value in (word, word.partition("=")[2]):
+        if value.startswith("/") and is_device(value if cwd is None else join(cwd, value)):
+            return Source("the raw disk " + value)
+    return None
+
+
+def _printed_credential(cmd: Command) -> Source | None:
+    """A CLI printing a credential (`gh auth token`, `gcloud auth print-access-token`, `vault read`)."""
+    name, operands = cmd.name, cmd.operands
+    if name in ("gpg", "gpg2"):
+        return Source("private keys or decrypted data from gpg") if cmd.flags & _SECRET_EXPORTS else None
+    if name == "kubectl" and operands[:2] == ("config", "view") and "--raw" in cmd.flags:
+        return Source("the cluster credentials kubectl prints")
+    for program, path, hosts in _PRINTERS:
+        if name == program and operands[: len(path)] == path:
+            return Source(f"the credential `{' '.join((program, *path))}` prints", hosts)
+    return None
 
 
 def _chdir(argv: list[str], cwd: str | None) -> str | None:
