@@ -57,6 +57,13 @@ COMMAND_POSITION = [
     "rm -rf ${HOME:?}",
     "bash -c 'rm -rf \"$1\"' _ /",
     "sh -c 'rm -rf $@' sh /",
+    "$(which rm) -rf /",
+    "`command -v rm` -rf /",
+    "/bin/r? -rf /",
+    "/usr/bin/r* -rf /",
+    "x=rm sh -c '$x -rf /'",
+    "read -a arr <<< 'rm -rf /'; \"${arr[@]}\"",
+    "mapfile -t lines <<< 'rm -rf /'; ${lines[0]}",
 ]
 
 FUNCTIONS_AND_ALIASES = [
@@ -218,6 +225,8 @@ UNRESOLVED = [
     "set -- ls; \"$@\"",
     "cat list | while read f; do rm -rf \"$f\"; done",
     "source /dev/stdin",
+    "/bin/l? -la",
+    "$(which foo) bar",
 ]
 
 DANGEROUS_LOOKALIKES = [
@@ -252,6 +261,8 @@ SAFE = [
     "cat <<EOF\nrm -rf /\nEOF",
     "for f in /etc/hostname /etc/os-release; do cat \"$f\"; done",
     "find . -name '*.py' -exec wc -l {} \\;",
+    "echo $(basename /tmp/x.txt)",
+    "ls $(dirname /etc/hostname)",
 ]
 
 

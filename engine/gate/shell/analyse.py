@@ -104,14 +104,17 @@ class Analyser:
     def __init__(self, bank: Bank, read_only_extra: frozenset[str] = frozenset()) -> None:
         self.bank = bank
         self.extra = read_only_extra
+        self.programs: tuple[str, ...] = ()
 
     def hit(self, findings: Findings, rule_id: str, detail: str = "") -> None:
         findings.hits.append(Hit(self.bank[rule_id], detail[:200]))
 
-    def script(self, text: str, findings: Findings, depth: int = 0, positional: list[str] | None = None) -> None:
+    def script(self, text: str, findings: Findings, depth: int = 0, positional: list[str] | None = None,
+               environment: dict[str, str] | None = None) -> None:
         """Analyses shell source; never returns without at least an `unknown` or a hit for odd input.
 
-        `positional` are the script's `$0 $1 …` when the caller knows them (`sh -c CODE NAME ARGS`)."""
+        `positional` are the script's `$0 $1 …` when the caller knows them (`sh -c CODE NAME ARGS`),
+        `environment` the variables it was started with."""
         if depth > MAX_DEPTH:
             self.hit(findings, "obfuscation.deep-nesting", text)
             return
@@ -122,7 +125,7 @@ class Analyser:
             return
         if "$IFS" in text:
             text = _BARE_IFS.sub("${IFS}", text)
-        argv = _plain_argv(text) if not positional else None
+        argv = _plain_argv(text) if not positional and not environment else None
         if argv is not None:
             if argv:
                 self.simple(SimpleCommand(argv), findings, depth)
@@ -131,7 +134,7 @@ class Analyser:
             self.hit(findings, "shell.too-complex", f"over {MAX_SEPARATORS} command separators or substitutions")
             self.raw(text, findings, fallback=True)
             return
-        parsed = parse(text, positional)
+        parsed = parse(text, positional, environment)
         if parsed.error or parsed.truncated:
             self.hit(findings, "shell.unparsed" if parsed.error else "shell.too-complex", text)
             self.raw(text, findings, fallback=True)
@@ -164,8 +167,30 @@ class Analyser:
                 self.hit(findings, LAUNCHERS[launcher].rule, " ".join(sc.argv))
         if sc.argv:
             self.indirection(sc, un.name, findings)
+            if un.argv and HAS_GLOB.search(un.argv[0]) and not sc.dynamic_name and depth <= MAX_DEPTH:
+                for program in self.globbed(un.argv[0]):
+                    self.hit(findings, "exec.dynamic-command", un.argv[0])
+                    self.simple(SimpleCommand([program, *un.argv[1:]], redirects=sc.redirects, stdin=sc.stdin),
+                                findings, depth + 1)
         self.command(cmd, findings, depth, via, stages, sc.files)
         self.reads(sc, un.argv, un.name, findings)
+
+    def globbed(self, word: str) -> list[str]:
+        """The known programs a glob in command position could name (`/bin/r?` is `rm`), at most eight."""
+        directory, _, pattern = word.rpartition("/")
+        if HAS_GLOB.search(directory):
+            directory = "/usr/bin"
+        names = self.programs or self.known_programs()
+        found = [name for name in candidates(pattern, names) if matches(pattern, name)][:8]
+        return [(directory + "/" if directory else "") + name for name in found]
+
+    def known_programs(self) -> tuple[str, ...]:
+        """Program names the bank knows: those with a catastrophic form first, shells next, shorter
+        names before longer (a glob is tried against at most eight of them)."""
+        names = set(self.bank.by_name) | SHELLS | set(INLINE_FLAGS) | set(LAUNCHERS)
+        worst = {name for name, rules in self.bank.by_name.items() if any(r.level is CATASTROPHIC for r in rules)}
+        self.programs = tuple(sorted(names, key=lambda name: (name not in worst, name not in SHELLS, len(name), name)))
+        return self.programs
 
     def indirection(self, sc: SimpleCommand, name: str, findings: Findings) -> None:
         """A program name the script built or redefined is never vouched for, even once resolved;
@@ -616,7 +641,7 @@ class Analyser:
                 if via:
                     self.hit(findings, "exec.xargs-shell", f"{via} {' '.join(cmd.argv)}")
                 self.substituted(args[i + 1], findings, depth)
-                self.script(args[i + 1], findings, depth + 1, args[i + 2 :] or None)
+                self.script(args[i + 1], findings, depth + 1, args[i + 2 :] or None, cmd.env or None)
                 return True
         operands = [a for a in cmd.operands if a != "-"]
         if operands and files and operands[0] in files:

@@ -62,8 +62,27 @@ def source(argv: list[str], stdin: str | None) -> str | None:
         return printf(args) if args else None
     if name in ("cat", "tee") and not args and stdin is not None:
         return stdin
+    located = _located(name, args)
+    if located is not None:
+        return located
     if stdin is not None and len(stdin) <= MAX_TEXT:
         return transform(argv, stdin)
+    return None
+
+
+def _located(name: str, args: list[str]) -> str | None:
+    """What `which X`, `command -v X`, `type -P X`, `basename P` and `dirname P` print: where a
+    program lives is taken to be `/usr/bin`, which is all a rule needs to know about it."""
+    operands = [a for a in args if not a.startswith("-")]
+    if not operands:
+        return None
+    if name == "which" or (name == "command" and args[:1] in (["-v"], ["-V"])) or (name == "type" and args[:1] in (["-P"], ["-p"])):
+        return "\n".join(o if "/" in o else "/usr/bin/" + o for o in operands)
+    if name == "basename":
+        return operands[0].rstrip("/").rsplit("/", 1)[-1] or "/"
+    if name == "dirname":
+        head = operands[0].rstrip("/").rpartition("/")[0]
+        return head or ("/" if operands[0].startswith("/") else ".")
     return None
 
 

@@ -498,6 +498,9 @@ class _Walker:
         prints, or the globs a lister feeding the loop prints; otherwise the names are unknown."""
         names: list[str] = []
         args = cmd.argv[1:]
+        reading = cmd.argv[0] == "read"
+        valued = "adinNptu" if reading else "dnOsuCc"
+        array = None
         i = 0
         while i < len(args):
             arg = args[i]
@@ -505,13 +508,18 @@ class _Walker:
                 names.extend(args[i + 1 :])
                 break
             if arg.startswith("-") and len(arg) > 1:
-                i += 2 if arg[-1] in "adinNptu" and arg[-1] != arg[0] else 1
+                if arg[-1] in valued and arg[-1] != arg[0]:
+                    if arg[-1] == "a" and reading and i + 1 < len(args):
+                        array = args[i + 1]
+                    i += 2
+                else:
+                    i += 1
                 continue
             names.append(arg)
             i += 1
-        if cmd.argv[0] != "read":
-            names = names[-1:] or ["MAPFILE"]
-        names = names or ["REPLY"]
+        if not reading:
+            array, names = (names[-1:] or ["MAPFILE"])[0], []
+        names = names or ([] if array else ["REPLY"])
         text = cmd.stdin
         globs = None
         if text is None and self.feeding is not None:
@@ -519,17 +527,21 @@ class _Walker:
             if text is None:
                 globs = listing(self.feeding[-1][0])
         if text is None:
-            for key in names:
+            for key in names + ([array] if array else []):
                 if globs is not None and key == names[0]:
                     self.variables[key] = alternatives(globs)
                 else:
                     self.variables.pop(key, None)
             return
         lines = [line for line in text.split("\n") if line.strip()] or [""]
+        ifs = cmd.env.get("IFS", self.variables.get("IFS", DEFAULT_IFS))
+        if array:
+            items = lines[:MAX_ITEMS] if not reading else [f for f in self.decoder.split(lines[0]).split(SPLIT) if f]
+            self.variables[array] = SPLIT.join(items)
+            return
         if len(names) == 1:
             self.variables[names[0]] = alternatives([line.strip() for line in lines[:MAX_ITEMS]])
             return
-        ifs = cmd.env.get("IFS", self.variables.get("IFS", DEFAULT_IFS))
         fields = _split_fields(lines[0], ifs, len(names))
         for key, value in zip(names, fields + [""] * len(names)):
             self.variables[key] = value
@@ -643,11 +655,14 @@ def _tree(text: str) -> tuple[Tree, str]:
     return _PARSER.parse(text.encode("utf-8", "surrogatepass")), text
 
 
-def parse(text: str, positional: list[str] | None = None) -> Script:
+def parse(text: str, positional: list[str] | None = None, environment: dict[str, str] | None = None) -> Script:
     """Parses a (normalised) script; `error` is set when tree-sitter had to recover. `positional`
-    are its `$0 $1 …` when known (`sh -c 'rm -rf "$1"' _ /`)."""
+    are its `$0 $1 …` when known (`sh -c 'rm -rf "$1"' _ /`), `environment` variables the caller
+    set for it (`x=rm sh -c '$x -rf /'`)."""
     tree, text = _tree(text)
     walker = _Walker(text if text.isascii() else None)
+    if environment:
+        walker.variables.update(environment)
     if positional:
         walker.variables["0"] = positional[0]
         walker.decoder.positional = positional[1:]
