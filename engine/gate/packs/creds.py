@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
-from engine.gate.paths import is_secret
+from engine.gate.globs import HAS_GLOB, candidates, expand, matches
+from engine.gate.paths import fold, is_secret
 from engine.gate.packs.disks import only_with
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, any_operand, rule
 from engine.gate.proof import options, subcommands
 from engine.gate.shell import reads
+from engine.gate.shell.unwrap import PRIVILEGED
 from engine.gate.shell.view import Command
 
 # Variables that make a program load or run something else, or read its configuration
@@ -35,6 +37,32 @@ def _assigned(cmd: Command) -> list[str]:
     return []
 
 
+_HASH_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/master.passwd",
+               "/etc/security/opasswd", "/etc/security/passwd")
+# Programs that change or list a file without printing what is in it.
+_NOT_PRINTING = reads.NAMES_ONLY | frozenset("chmod chown chgrp chattr lsattr setfacl getfacl touch rm mv ln vipw".split())
+
+
+def _dumps_hashes(cmd: Command) -> str | None:
+    """A privileged read of the password hashes (`sudo cat /etc/shadow`, `doas cp /etc/shadow x`):
+    as root the read succeeds, and the hashes can be cracked offline."""
+    if not cmd.wrappers or cmd.name in _NOT_PRINTING or not PRIVILEGED.intersection(cmd.wrappers):
+        return None
+    words = [*cmd.args, *(r.target for r in cmd.redirects if not r.writes and r.op.startswith("<"))]
+    for word in words:
+        for value in (word, word.partition("=")[2]):
+            if "/etc/" in value and any(_hash_file(alternative) for alternative in expand(value)):
+                return value
+    return None
+
+
+def _hash_file(path: str) -> bool:
+    folded = fold(path)
+    if HAS_GLOB.search(folded) is None:
+        return folded in _HASH_FILES
+    return any(matches(folded, candidate) for candidate in candidates(folded, _HASH_FILES))
+
+
 def _hooks(cmd: Command) -> bool:
     return any(_HOOK_VARIABLE.fullmatch(k) for k in cmd.env) or any(_HOOK_VARIABLE.fullmatch(k) for k in _assigned(cmd))
 
@@ -45,6 +73,11 @@ RULES = [
          examples=["cat ~/.ssh/id_rsa", "sort ~/.aws/credentials", "cat < /etc/shadow", "cat .env", "cat /etc/shado?",
                    "cd ~/.ssh && paste id_rsa", "date -f ~/.ssh/id_rsa", "ls ~/.ssh | xargs cat"],
          counter=["cat /etc/passwd /etc/group", "cat README.md", "ls -la ~/.ssh", "cat *.txt"]),
+    rule("creds.dump-hashes", CATASTROPHIC, "creds", "reads the password hashes as root (credential dumping)",
+         tier=IRREVERSIBLE, test=_dumps_hashes, cite=True,
+         examples=["sudo cat /etc/shadow", "echo $(sudo cat /etc/shadow)", "sudo cp /etc/shadow /tmp/s", "doas tail /etc/gshadow",
+                   "sudo cat /etc/shado?"],
+         counter=["cat /etc/shadow", "sudo chmod 640 /etc/shadow", "sudo cat /etc/passwd", "sudo ls -l /etc/shadow"]),
     rule("creds.env-dump", DANGEROUS, "creds", "prints the environment, where tokens and passwords often live",
          names="printenv export declare typeset readonly local set ps jq yq", test=lambda c: reads.dumps_environment(c),
          examples=["printenv", "printenv API_TOKEN", "env", "export -p", "set", "declare -x", "ps eww", "jq -n env"],

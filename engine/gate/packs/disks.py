@@ -375,6 +375,8 @@ _DD_READS = frozenset({"if", "bs", "ibs", "count", "skip", "iseek", "status", "i
 
 def _dd_operands(args: list[str]) -> str | None:
     """dd writing to standard output only (no `of=`, no `conv=` or `oflag=` that would matter)."""
+    if args in (["--help"], ["--version"]):
+        return None
     for arg in args:
         key, equals, _ = arg.partition("=")
         if not equals or key not in _DD_READS:

@@ -103,6 +103,15 @@ def _matches_all(expression: list[str], token: str) -> bool:
     return pattern.strip("*?.") == "" and pattern not in (".", "..")
 
 
+def _find_writes_auth_file(cmd: Command) -> str | None:
+    """The account, sudo or boot file `-fprint`, `-fprint0`, `-fprintf` or `-fls` overwrites."""
+    args = cmd.args
+    for index, arg in enumerate(args[:-1]):
+        if arg in ("-fprint", "-fprint0", "-fprintf", "-fls") and is_auth_file(at(cmd, args[index + 1])):
+            return args[index + 1]
+    return None
+
+
 def _find_parts(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
     """find's roots and the expression before its first action that runs a program."""
     roots: list[str] = []
@@ -224,7 +233,8 @@ RULES = [
     rule("fs.rmdir", DANGEROUS, "fs", "removes directories", names="rmdir", examples=["rmdir empty"],
          counter=["ls empty"]),
     rule("fs.shred", DANGEROUS, "fs evasion", "overwrites files so they cannot be recovered", names="shred srm wipe",
-         tier=IRREVERSIBLE, examples=["shred -u secrets.txt"], counter=["cat secrets.txt"]),
+         tier=IRREVERSIBLE, test=lambda c: bool(c.operands) or not c.flags <= {"--version", "--help", "-V", "-h"},
+         examples=["shred -u secrets.txt"], counter=["cat secrets.txt", "shred --version"]),
     rule("fs.find-delete", DANGEROUS, "fs", "find deletes every file it matches", names="find", args=r"(?:^|\s)-delete\b",
          examples=["find . -name '*.pyc' -delete"], counter=["find . -name '*.pyc'"]),
     rule("fs.find-delete-root", CATASTROPHIC, "fs", "find deletes files across a system root", names="find",
@@ -234,6 +244,9 @@ RULES = [
     rule("fs.find-write", DANGEROUS, "fs", "find writes its results to a file", names="find",
          args=r"(?:^|\s)-(?:fprint0?|fprintf|fls)\s", examples=["find . -fprint /tmp/out"],
          counter=["find . -print"]),
+    rule("fs.find-write-auth-file", CATASTROPHIC, "fs creds", "find writes its results over an account, sudo or boot file",
+         names="find", tier=IRREVERSIBLE, test=_find_writes_auth_file, cite=True,
+         examples=["find . -fprint /etc/passwd", "find / -fls /etc/sudoers"], counter=["find . -fprint /tmp/out"]),
     rule("fs.truncate", DANGEROUS, "fs", "truncates files", names="truncate", examples=["truncate -s 0 app.log"],
          counter=["wc -c app.log"]),
     rule("fs.redirect-write", DANGEROUS, "fs", "writes output into a file",

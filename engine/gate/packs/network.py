@@ -52,17 +52,27 @@ _AUTH_VALUES: dict[str, frozenset[str]] = {
     "aws": frozenset({"--profile"}), "lftp": frozenset({"-u", "--user"}),
 }
 _UPLOAD_VALUES = frozenset("-T --upload-file --post-file --body-file -a -A --attach".split())
-_HTTP_VALUES = frozenset(
-    "-A -b -c -C -d -D -e -E -F -H -K -m -o -O -P -Q -r -T -t -u -U -w -x -X -y -Y -z -a -B -i -l -R -I"
-    " --data --data-ascii --data-binary --data-raw --data-urlencode --form --form-string --header --user --output"
-    " --cert --key --cacert --capath --config --cookie --cookie-jar --dump-header --upload-file --user-agent --referer"
-    " --write-out --request --proxy --json --oauth2-bearer --max-time --connect-timeout --retry --range --resolve"
-    " --connect-to --netrc-file --aws-sigv4 --variable --url-query --output-dir --trace --trace-ascii --stderr"
-    " --interface --proxy-user --limit-rate --max-filesize --max-redirs --unix-socket --output-document --post-data"
-    " --post-file --body-data --body-file --method --password --http-user --http-password --append-output"
-    " --directory-prefix --execute --input-file --base --tries --timeout --wait --load-cookies --save-cookies"
-    " --certificate --private-key --ca-certificate --auth --auth-type --session --download".split()
-)
+# Options of the HTTP tools that take a value (so the word after them is not a URL).
+_HTTP_VALUES: dict[str, frozenset[str]] = {
+    "curl": frozenset(
+        "-A -b -c -C -d -D -e -E -F -H -K -m -o -P -Q -r -T -t -u -U -w -x -X -y -Y -z --data --data-ascii --data-binary"
+        " --data-raw --data-urlencode --form --form-string --header --user --output --cert --key --cacert --capath"
+        " --config --cookie --cookie-jar --dump-header --upload-file --user-agent --referer --write-out --request --proxy"
+        " --json --oauth2-bearer --max-time --connect-timeout --retry --range --resolve --connect-to --netrc-file"
+        " --aws-sigv4 --variable --url-query --output-dir --trace --trace-ascii --stderr --interface --proxy-user"
+        " --limit-rate --max-filesize --max-redirs --unix-socket --crlfile --pinnedpubkey --proxy-cacert --proxy-cert"
+        " --proxy-key --noproxy --local-port --retry-delay --retry-max-time --doh-url --dns-servers".split()),
+    "wget": frozenset(
+        "-O -o -a -P -U -e -i -B -t -T -w -Q -l -A -R -D -X -I --header --post-data --post-file --body-data --body-file"
+        " --method --user --password --http-user --http-password --output-document --output-file --append-output"
+        " --directory-prefix --user-agent --execute --input-file --base --tries --timeout --wait --load-cookies"
+        " --save-cookies --certificate --private-key --ca-certificate --ca-directory --referer --quota --level"
+        " --accept --reject --domains --exclude-directories --include-directories".split()),
+    "http": frozenset("-a --auth -A --auth-type -o --output --session --session-read-only --cert --cert-key --verify"
+                      " --proxy --timeout -p --print".split()),
+}
+_HTTP_VALUES.update({name: _HTTP_VALUES["http"] for name in ("https", "xh", "xhs", "httpie")})
+_HTTP_VALUES["lwp-request"] = frozenset("-m -c -C -H -t -i -p -P -o".split())
 _HOST = re.compile(r"(?:\[[0-9a-fA-F:.]{2,45}\]|[A-Za-z0-9][\w-]{0,62}(?:\.[\w-]{1,63}){1,10}|localhost)"
                    r"(?::\d{1,5})?(?:[/?#].{0,2000})?")
 _URL_HOST = re.compile(r"^[a-z][\w+.-]{0,20}://(?:[^@/\s]{0,200}@)?(\[[^\]]{1,45}\]|[^/:?#\s]{1,253})", re.I)
@@ -176,15 +186,13 @@ def destinations(cmd: Command) -> list[str] | None:
     (a variable, an input file of URLs, a program that names hosts its own way)."""
     hosts: list[str] = []
     if cmd.name in HTTP:
-        skip = False
-        for index, arg in enumerate(cmd.args):
+        values, skip = _HTTP_VALUES[cmd.name], False
+        for arg in cmd.args:
             if skip:
                 skip = False
                 continue
             if arg.startswith("-") and len(arg) > 1:
-                skip = arg in _HTTP_VALUES or (arg[:2] in _HTTP_VALUES and len(arg) == 2)
-                if arg.startswith("--url"):
-                    skip = False
+                skip = _takes_value(arg, values)
                 continue
             url = _URL_HOST.match(arg)
             if url is not None:
@@ -203,6 +211,15 @@ def destinations(cmd: Command) -> list[str] | None:
     if not hosts or any("$" in host or "`" in host for host in hosts):
         return None
     return hosts
+
+
+def _takes_value(option: str, values: frozenset[str]) -> bool:
+    """True when `option` (`-H`, `--header`, or a cluster ending in one: `-sH`) takes the next word as its value."""
+    if "=" in option:
+        return False
+    if option.startswith("--"):
+        return option in values
+    return "-" + option[-1] in values
 
 
 def _loopback(host: str) -> bool:
@@ -271,12 +288,12 @@ def _names(cmd: Command) -> list[str]:
     """The hosts an HTTP tool or socket connects to, or all of a lookup tool's words (a variable
     holding a substitution splits into several: `n=$(uname -a); dig $n.x.example`)."""
     if cmd.name in HTTP:
-        skip, found = False, []
+        values, skip, found = _HTTP_VALUES[cmd.name], False, []
         for arg in cmd.args:
             if skip:
                 skip = False
             elif arg.startswith("-") and len(arg) > 1:
-                skip = (arg in _HTTP_VALUES or arg[:2] in _HTTP_VALUES and len(arg) == 2) and not arg.startswith("--url")
+                skip = _takes_value(arg, values)
             else:
                 found.append(_host_part(arg))
         return found
