@@ -831,7 +831,7 @@ class Analyser:
             i += 1
         inner = args[i:] or ["echo"]
         text = simulate(stages) if stages else cmd.stdin
-        source = next((args[j + 1] for j in range(i - 1) if args[j] in ("-a", "--arg-file")), None)
+        source = next((args[j + 1] for j in range(min(i, len(args)) - 1) if args[j] in ("-a", "--arg-file")), None)
         if source is not None and source in files:
             text = files[source]
         delimiter = "\0" if {"-0", "--null"} & set(args[:i]) else None
@@ -896,6 +896,7 @@ _SED_EXEC = re.compile(
     r"e(?:\s{1,8}([^;\n}]{0,4000}))?(?=$|[;\n}])"
 )
 _SED_SUBSTITUTE = re.compile(r"(?:^|[;\n{}\s])s([^\w\s\\])((?:(?!\1)[^\\\n]|\\.){0,400})\1((?:(?!\1)[^\\\n]|\\.){0,400})\1([gpIiMme0-9]{0,8})")
+_SED_BACKTRACKS = re.compile(r"\\[1-9]|\\?\)\s{0,2}[*+?{]")  # a backreference or a repeated group: not simulated
 _DOCKER_VALUES = frozenset(
     "-v --volume --mount -e --env --env-file -w --workdir -u --user --name --network --net -p --publish -h --hostname"
     " --entrypoint -l --label --cpus -m --memory --pid --ipc --uts --cap-add --cap-drop --device --security-opt"
@@ -918,6 +919,8 @@ def _on_host(word: str, mounts: list[tuple[str, str]]) -> str:
 def _sed_substitute(match: re.Match[str], text: str, extended: bool) -> str | None:
     """What `s/PATTERN/REPLACEMENT/FLAGS` makes of each input line, or None when it cannot be told."""
     pattern, replacement, flags = match.group(2), match.group(3), match.group(4)
+    if len(pattern) > 200 or _SED_BACKTRACKS.search(pattern) or sum(map(pattern.count, "*+?{")) > 2:
+        return None
     if not extended:
         pattern = re.sub(r"\\([(){}+?|])|([(){}+?|])", lambda m: m.group(1) or "\\" + m.group(2), pattern)
     replacement = re.sub(r"\\&|&|\\(\d)|\\(.)|\\", lambda m: "&" if m.group(0) == "\\&" else "\\g<0>" if m.group(0) == "&"
@@ -925,7 +928,7 @@ def _sed_substitute(match: re.Match[str], text: str, extended: bool) -> str | No
     try:
         compiled = re.compile(pattern, re.I if set(flags) & {"I", "i"} else 0)
         return "\n".join(compiled.sub(replacement, line, count=0 if "g" in flags else 1)
-                         for line in text.split("\n")[:64] if line)
+                         for line in text.split("\n")[:16] if line and len(line) <= 256)
     except (re.error, IndexError):
         return None
 

@@ -409,7 +409,7 @@ class _Walker:
         argv = cmd.argv
         name = argv[0]
         if name in self.aliases and not cmd.dynamic_name:
-            self.alias(cmd, self.aliases[name], nested)
+            self.alias(cmd, self.aliases[name], depth, nested)
             return
         if name in self.functions and not cmd.dynamic_name:
             self.call(cmd, self.functions[name], depth, nested)
@@ -476,7 +476,7 @@ class _Walker:
         self.calls.pop()
         self.decoder.positional = saved
 
-    def alias(self, cmd: SimpleCommand, text: str, nested: bool) -> None:
+    def alias(self, cmd: SimpleCommand, text: str, depth: int, nested: bool) -> None:
         """An alias call is the alias's text followed by the call's arguments, parsed again (alias and
         function calls together are followed at most `MAX_INLINED` times per script)."""
         cmd.redefined = "alias"
@@ -489,7 +489,9 @@ class _Walker:
         inner.functions = self.functions
         inner.decoder.positional = self.decoder.positional
         tree, line = _tree(line)
-        inner.visit(tree.root_node, 0, nested)
+        inner.nodes = self.nodes
+        inner.visit(tree.root_node, depth, nested)
+        self.nodes = inner.nodes
         self.script.error = self.script.error or tree.root_node.has_error
         self.script.commands.extend(inner.script.commands[:MAX_COMMANDS])
 
