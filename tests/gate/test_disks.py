@@ -1,8 +1,7 @@
 """Disks and filesystems: raw writes to block devices under every naming scheme, volume and pool
 managers, secure-erase tools, `rsync --delete` into a root or home, and permission changes
-across a filesystem root or system tree (recursive, or through `find -exec` and `xargs`). Near
-misses stay dangerous (a home directory's modes can be set back by its owner); the read-only
-forms of the same tools are not flagged by the disk rules."""
+across a root, system tree or home (recursive, or through `find -exec` and `xargs`). Near misses
+stay dangerous; the read-only forms of the same tools are not flagged by the disk rules."""
 
 from __future__ import annotations
 
@@ -154,6 +153,12 @@ CHMOD = [
     "find / -name '*' -print0 | xargs -0 chmod 666",
     "find /usr -xdev -exec chown -h 1000:1000 {} +",
     "chmod -R a-x /usr/bin",
+    "chmod -R 000 ~",
+    "chmod --recursive a+rwx $HOME",
+    "chown -R nobody /home/alice",
+    "find ~ -exec chown nobody {} \\;",
+    "find ~ -exec chmod 000 {} +",
+    "find ~ | xargs -I{} chmod 777 {}",
 ]
 RSYNC = [
     "rsync -a --delete empty/ /",
@@ -210,12 +215,7 @@ NEAR_MISSES = [
     "rsync -a empty/ /",
     "rclone sync /data remote:bucket",
     "chmod -R 755 ./build",
-    "chmod -R 000 ~",
-    "chmod --recursive a+rwx $HOME",
-    "chown -R nobody /home/alice",
-    "find ~ -exec chown nobody {} \\;",
-    "find ~ -exec chmod 000 {} +",
-    "find ~ | xargs -I{} chmod 777 {}",
+    "chmod -R go-rwx ~/projects/notes",
     "chown -R www-data /var/www",
     "chmod 755 /",
     "find . -type f -exec chmod 644 {} \\;",

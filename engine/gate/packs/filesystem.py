@@ -7,7 +7,7 @@ import posixpath
 import re
 
 from engine.gate.globs import expand
-from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_system
+from engine.gate.paths import is_auth_file, is_device, is_root, is_system
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command
@@ -44,14 +44,11 @@ def at(cmd: Command, path: str) -> str:
     return posixpath.join(cmd.cwd, path)
 
 
-def root_operand(cmd: Command, paths: tuple[str, ...] | list[str], home: bool = True) -> str | None:
-    """The first of `paths` that is a root, system tree or (unless `home` is false) a home directory,
-    braces expanded (`/{etc,usr}`)."""
+def root_operand(cmd: Command, paths: tuple[str, ...] | list[str]) -> str | None:
+    """The first of `paths` that is a root, system tree or home directory, braces expanded (`/{etc,usr}`)."""
     for path in paths:
-        for alternative in expand(path):
-            where = at(cmd, alternative)
-            if is_root(where) and (home or not fold(where).startswith("~")):
-                return path
+        if any(is_root(at(cmd, alternative)) for alternative in expand(path)):
+            return path
     return None
 
 
@@ -68,13 +65,12 @@ def _last_operand(check):
 
 
 def _permissions_root(cmd: Command) -> str | None:
-    """chmod, chown, chgrp, setfacl or chattr applied recursively to a filesystem root or system tree.
-
-    That clears setuid bits and the owners and modes the system's programs need, which no one
-    can list afterwards. A home directory is left out: its owner can set its modes back."""
+    """chmod, chown, chgrp, setfacl or chattr applied recursively to a filesystem root, system tree or
+    home: it clears setuid bits and the owners and modes programs (sudo, ssh) need, which no one
+    can list afterwards to set back."""
     if not cmd.flags & {"-R", "--recursive"}:
         return None
-    return root_operand(cmd, cmd.operands, home=False)
+    return root_operand(cmd, cmd.operands)
 
 
 def _narrowed(expression: list[str]) -> bool:
@@ -135,7 +131,7 @@ def _find_runs_permissions(cmd: Command) -> str | None:
     if not runs:
         return None
     roots, expression = _find_parts(args)
-    root = root_operand(cmd, roots, home=False)
+    root = root_operand(cmd, roots)
     return root if root is not None and not _narrowed(expression) else None
 
 
@@ -154,7 +150,7 @@ def _xargs_permissions_root(cmd: Command) -> str | None:
     if stage.name != "find":
         return None
     roots, expression = _find_parts(stage.argv[1:])
-    root = root_operand(cmd, roots, home=False)
+    root = root_operand(cmd, roots)
     return root if root is not None and not _narrowed(expression) else None
 
 
@@ -263,16 +259,16 @@ RULES = [
     rule("fs.chmod-recursive", DANGEROUS, "fs", "changes permissions or owners of a whole tree",
          names="chmod chown chgrp", flags="-R --recursive", examples=["chmod -R 755 .", "chown ftpuser dir -R"],
          counter=["chmod 644 a.txt"]),
-    rule("fs.chmod-root", CATASTROPHIC, "fs", "changes permissions or owners across a filesystem root or system tree",
+    rule("fs.chmod-root", CATASTROPHIC, "fs", "changes permissions or owners across a root, system tree or home",
          names="chmod chown chgrp setfacl chattr", tier=IRREVERSIBLE, test=_permissions_root, cite=True,
          examples=["chmod -R 777 /", "chown -R nobody /etc", "chmod -R a-x /usr/bin", "setfacl -R -m o::rwx /",
                    "chmod -R 777 /{etc,usr}", "cd / && chmod -R 777 ."],
-         counter=["chmod -R 755 ./site", "chmod 755 /", "chown -R www-data /var/www", "chmod -R 000 ~"]),
+         counter=["chmod -R 755 ./site", "chmod 755 /", "chown -R www-data /var/www", "chmod -R go-rwx ~/notes"]),
     rule("fs.find-chmod-root", CATASTROPHIC, "fs", "find changes permissions or owners of every file under a root",
          names="find", tier=IRREVERSIBLE, test=_find_runs_permissions, cite=True,
          examples=["find / -exec chmod 777 {} \\;", "find /etc -type f -exec chown nobody {} +",
                    "find / ! -name x -execdir chgrp users {} \\;", "find / -name '*' -exec chmod 666 {} +"],
-         counter=["find . -exec chmod 644 {} \\;", "find / -user bob -exec chgrp pubs {} \\;", "find ~ -exec chmod 000 {} +",
+         counter=["find . -exec chmod 644 {} \\;", "find / -user bob -exec chgrp pubs {} \\;",
                   "find / -name '*.sh' -o -perm -100 -exec chmod +x {} \\;"]),
     rule("fs.xargs-chmod-root", CATASTROPHIC, "fs", "xargs changes permissions or owners of every file find lists under a root",
          names="xargs", tier=IRREVERSIBLE, test=_xargs_permissions_root, cite=True,
