@@ -17,7 +17,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-_Q = r"""(?:'([^'\n]{0,4000})'|"([^"\n]{0,4000})")"""
+_Q = r"""(?:'((?:[^'\\\n]|\\.){0,4000})'|"((?:[^"\\\n]|\\.){0,4000})")"""
 _SHELL_CALL = re.compile(
     r"(?:os\.system|os\.popen|os\.exec\w{0,3}|subprocess\.\w{1,16}|commands\.getoutput|pty\.spawn|\bsystem|\bexec"
     r"|execSync|spawnSync|\bspawn|execFileSync|execFile|shell_exec|passthru|\bpopen|proc_open|IO\.popen|%x"
@@ -33,7 +33,7 @@ _ARGV_CALL = re.compile(
     r"(?:\bsystem|\bexec|os\.exec\w{1,3}|os\.spawn\w{1,3}|spawnSync|execFileSync|execFile|\bspawn|Process\.spawn"
     r"|subprocess\.\w{1,16}|IO\.popen|Open3\.\w{1,12}|pcntl_exec)\s{0,4}\(([^()]{0,2000})\)"
 )
-_LITERAL = r"""(?:'[^'\n]{0,4000}'|"[^"\n]{0,4000}")"""
+_LITERAL = r"""(?:'(?:[^'\\\n]|\\.){0,4000}'|"(?:[^"\\\n]|\\.){0,4000}")"""
 _ARGV_BARE = re.compile(r"\b(?:system|exec)\s{1,4}(" + _LITERAL + r"(?:\s{0,4},\s{0,4}" + _LITERAL + r"){1,30})")
 _KEYWORD = re.compile(r"\w{1,30}\s{0,2}[=:]\s{0,2}" + _Q)
 _BACKTICK = re.compile(r"`([^`\n]{1,4000})`")
@@ -133,8 +133,19 @@ class Payload:
     decoded: list[str] = field(default_factory=list)
 
 
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|[ntr0\\'\"])")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"'}
+
+
 def _first(match: re.Match[str], start: int = 1) -> str:
-    return next((g for g in match.groups()[start - 1 :] if g is not None), "")
+    """The first quoted literal a match captured, its escapes (`\\n`, `\\'`, `\\x72`) decoded."""
+    text = next((g for g in match.groups()[start - 1 :] if g is not None), "")
+    return _ESCAPE.sub(_escaped, text) if "\\" in text else text
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = match.group(1)
+    return chr(int(code[1:], 16)) if code[0] == "x" else _ESCAPES[code]
 
 
 def _quote(text: str) -> str:

@@ -155,7 +155,7 @@ class Analyser:
         un = unwrap(sc.argv)
         if sc.upstream:
             upstream = " | ".join(" ".join(stage.argv) for stage in sc.upstream)
-            stages = [(stage.argv, stage.stdin) for stage in sc.upstream]
+            stages = [(unwrap(stage.argv).argv or stage.argv, stage.stdin) for stage in sc.upstream]
         else:
             upstream, stages = "", []
         cmd = Command(tuple(un.argv), tuple(sc.redirects), {**sc.env, **un.env}, sc.stdin, bool(sc.upstream),
