@@ -83,8 +83,7 @@ def expand_braces(text: str) -> list[str]:
         if len(options) + len(todo) + len(done) > MAX_EXPANSIONS:
             return [_GROUP_ANY.sub("*", text).translate(_UNMARK)]
         todo.extend(head + option + tail for option in reversed(options))
-    done.reverse()
-    return done
+    return list(dict.fromkeys(done))
 
 
 _GROUP_ANY = re.compile("\x04[^\x06]*\x06|[\x04\x05\x06]")
@@ -173,6 +172,8 @@ class WordDecoder:
             return raw[1:-1]
         if kind == "ansi_c_string":
             return ansi_c(raw[2:-1])
+        if kind == "brace_expression":
+            return raw if quoted else OPEN + raw[1:-1] + CLOSE
         if kind in ("simple_expansion", "expansion"):
             self.indirect = True
             return self._expansion(raw, quoted)
