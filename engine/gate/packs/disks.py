@@ -17,6 +17,8 @@ import re
 from engine.gate.paths import is_device, is_root
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, rule
 from engine.gate.proof import Options, options, subcommands
+from engine.gate.shell import reads
+from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command
 
 MKFS = frozenset(
@@ -46,8 +48,22 @@ def _at(cmd: Command, word: str) -> str:
     return posixpath.join(cmd.cwd, word)
 
 
+_FINDS_DISKS = frozenset({"lsblk", "blkid", "findmnt", "losetup"})
+# What a command handed each disk in turn (`find /dev … -exec`, `lsblk … | xargs`) is tried on.
+SAMPLE_DISK = "/dev/sda"
+
+
 def _device(cmd: Command, word: str) -> bool:
-    return is_device(word) or (cmd.cwd is not None and is_device(_at(cmd, word)))
+    """A disk, named outright, relative to a `cd` into /dev, or by a substitution that lists disks
+    (`of=$(lsblk -dno path | head -1)`)."""
+    if is_device(word) or (cmd.cwd is not None and is_device(_at(cmd, word))):
+        return True
+    return ("$(" in word or "`" in word) and any(_lists_disks(body) for body in reads.substitutions(word))
+
+
+def _lists_disks(text: str) -> bool:
+    words = text.replace("|", " ").split()
+    return any(is_device(word) or word in _FINDS_DISKS for word in words)
 
 
 def _mentions_device(cmd: Command) -> bool:
@@ -135,6 +151,52 @@ def read_device(cmd: Command) -> str | None:
         if not redirect.writes and redirect.op.startswith("<") and _device(cmd, redirect.target):
             return redirect.target
     return None
+
+
+def destroys_disk(cmd: Command) -> str | None:
+    """Whether a command handed a disk would destroy it: any catastrophic rule of this pack."""
+    found = written_device(cmd)
+    if found is not None:
+        return found
+    for item in RULES:
+        if item.level is CATASTROPHIC and cmd.name in item.names and item.test is not None and item.test(cmd):
+            return " ".join(cmd.argv)
+    return None
+
+
+def _each_device(cmd: Command) -> str | None:
+    """A disk-destroying command run on every device a search lists: `find /dev … -exec wipefs -a {} +`,
+    `lsblk -dno path | xargs -n1 wipefs -a`, `ls /dev/sd* | xargs …`. A sample disk stands in
+    for the items."""
+    if cmd.name == "find":
+        roots = [arg for arg in cmd.args if not arg.startswith(("-", "(", "!", "\\("))][:4]
+        if not any(root == "/dev" or root.startswith("/dev/") for root in roots):
+            return None
+        for index, arg in enumerate(cmd.args):
+            if arg in ("-exec", "-execdir", "-ok", "-okdir"):
+                end = next((j for j in range(index + 1, len(cmd.args)) if cmd.args[j] in (";", "\\;", "+")), len(cmd.args))
+                found = _on_sample(cmd.args[index + 1 : end], "{}")
+                if found is not None:
+                    return found
+        return None
+    if not cmd.upstream or not _lists_disks(cmd.upstream.rsplit(" | ", 1)[-1]):
+        return None
+    args, index, token = list(cmd.args), 0, None
+    while index < len(args) and args[index].startswith("-"):
+        if args[index] in ("-I", "-i") or args[index].startswith(("-I", "-i", "--replace")):
+            token = args[index + 1] if args[index] == "-I" and index + 1 < len(args) else args[index][2:] or "{}"
+            index += 2 if args[index] == "-I" else 1
+            continue
+        index += 2 if args[index] in ("-a", "-d", "-E", "-L", "-n", "-P", "-s") else 1
+    return _on_sample(args[index:], token)
+
+
+def _on_sample(argv: list[str], token: str | None) -> str | None:
+    if not argv:
+        return None
+    filled = [word.replace(token, SAMPLE_DISK) for word in argv] if token else [*argv, SAMPLE_DISK]
+    un = unwrap(filled)
+    return destroys_disk(Command(tuple(un.argv), name=un.name)) if un.argv else None
 
 
 def _redirected_device(cmd: Command) -> str | None:
@@ -488,6 +550,12 @@ RULES = [
                    "qemu-img convert -O raw x.qcow2 /dev/sdb", "partclone.ext4 -r -s x -o /dev/sda1",
                    "socat -u tcp-listen:1 /dev/sda"],
          counter=["dd if=/dev/sda of=disk.img", "cp /dev/sda disk.img", "tee /dev/null", "qemu-img info /dev/sda"]),
+    rule("disk.each-device", CATASTROPHIC, "fs", "runs a disk-destroying command on every device a search lists",
+         names="find xargs", tier=IRREVERSIBLE, test=_each_device, cite=True,
+         examples=["find /dev -name 'sd*' -exec dd if=/dev/zero of={} \\;", "find /dev/disk/by-id -exec wipefs -a {} +",
+                   "ls /dev/sd* | xargs -n1 wipefs -a", "lsblk -dno path | xargs -I{} dd if=/dev/zero of={}"],
+         counter=["find /dev -name 'sd*'", "find /dev -name 'sd*' -exec ls -l {} \\;", "lsblk -dno path | xargs -n1 smartctl -H",
+                  "find . -exec wipefs -a {} +"]),
     rule("disk.read-device", DANGEROUS, "fs creds", "reads a raw disk, which holds every file on it (keys, password hashes)",
          test=read_device, cite=True,
          examples=["dd if=/dev/sda of=disk.img", "strings /dev/nvme0n1p2", "cat /dev/sda > disk.img", "xxd < /dev/sda",

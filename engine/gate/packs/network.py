@@ -135,6 +135,20 @@ def _embedded(word: str) -> list[str]:
     return found
 
 
+_SOCAT_FILE = re.compile(r"^(?:(?:open|file|gopen|create|creat|pipe):)?([^:,]{1,400})(?:,.{0,400})?$", re.I)
+_SOCAT_COMMAND = re.compile(r"^(?:exec|system):([^,]{1,400})", re.I)
+
+
+def _socat_source(address: str, cwd: str | None) -> reads.Source | None:
+    """The secret a socat address reads: a file (`FILE:~/.ssh/id_rsa`, `OPEN:/etc/shadow`, a bare path)
+    or what a command prints (`EXEC:cat /etc/shadow`)."""
+    command = _SOCAT_COMMAND.match(address)
+    if command is not None:
+        return reads.text_source(command.group(1), cwd, 1)
+    path = _SOCAT_FILE.match(address)
+    return reads.path_source(path.group(1), cwd) if path is not None else None
+
+
 def carried(cmd: Command) -> reads.Source | None:
     """The secret a sender carries: in its words (substitutions, secret variables, files it sends),
     its input (redirections, here-strings and heredocs), or what the earlier stages of its
@@ -157,6 +171,11 @@ def carried(cmd: Command) -> reads.Source | None:
         if "://" in word and not word.startswith("file://"):
             continue
         if plain and _REMOTE_SPEC.match(word):
+            continue
+        if cmd.name == "socat":
+            found = _socat_source(word, cmd.cwd)
+            if found is not None:
+                return found
             continue
         paths = [word, word.partition("=")[2]] if plain or index in uploads else _embedded(word)
         if word.startswith("file://"):

@@ -48,7 +48,12 @@ class Redirect:
 
     @property
     def writes(self) -> bool:
-        return ">" in self.op and not self.op.endswith("&") and self.op != ">&"
+        """`>&` with a word that is not a descriptor (`2>&1`, `>&-`) writes a file: `cmd >& out` is `cmd &> out`."""
+        if ">" not in self.op:
+            return False
+        if "&" in self.op and not self.op.startswith("&"):
+            return bool(self.target) and not self.target.rstrip("-").isdigit() and not self.op.endswith("-")
+        return True
 
 
 @dataclass(slots=True)

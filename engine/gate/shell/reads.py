@@ -269,7 +269,10 @@ _GITHUB = ("github.com", "githubusercontent.com")
 _GOOGLE = ("googleapis.com", "google.com")
 _AZURE = ("azure.com", "azure.net", "microsoft.com", "microsoftonline.com", "windows.net")
 _AWS = ("amazonaws.com", "aws.amazon.com")
-_CLOUD = _AWS + _GOOGLE + _AZURE + ("aliyuncs.com",)
+# Cloud metadata services hand out tokens for their cloud's APIs, and take them back themselves
+# (IMDSv2 asks for its own token in a header).
+_METADATA_HOSTS = ("169.254.169.254", "169.254.170.2", "metadata.google.internal", "fd00:ec2::254", "100.100.100.200")
+_CLOUD = _AWS + _GOOGLE + _AZURE + ("aliyuncs.com",) + _METADATA_HOSTS
 _ISSUERS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple((re.compile(pattern), hosts) for pattern, hosts in (
     (r"(?:GITHUB|GH)_", _GITHUB), (r"GITLAB_|CI_JOB_TOKEN$", ("gitlab.com",)), (r"OPENAI_", ("openai.com",)),
     (r"ANTHROPIC_", ("anthropic.com",)), (r"AWS_", _AWS), (r"(?:GOOGLE|GCP|GCLOUD|CLOUDSDK)_", _GOOGLE),
@@ -278,7 +281,12 @@ _ISSUERS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple((re.compil
     (r"(?:PYPI|TWINE)_", ("pypi.org",)), (r"(?:CLOUDFLARE|CF)_", ("cloudflare.com",)),
     (r"(?:DIGITALOCEAN|DO)_", ("digitalocean.com",)), (r"VERCEL_", ("vercel.com",)), (r"NETLIFY_", ("netlify.com",)),
     (r"HEROKU_", ("heroku.com",)), (r"SENTRY_", ("sentry.io",)), (r"(?:DATADOG|DD)_", ("datadoghq.com",)),
-    (r"TWILIO_", ("twilio.com",)), (r"SENDGRID_", ("sendgrid.com",)),
+    (r"TWILIO_", ("twilio.com",)), (r"SENDGRID_", ("sendgrid.com",)), (r"TELEGRAM_", ("telegram.org",)),
+    (r"DISCORD_", ("discord.com", "discordapp.com")), (r"CODECOV_", ("codecov.io",)), (r"CIRCLE(?:CI)?_", ("circleci.com",)),
+    (r"(?:JIRA|ATLASSIAN|CONFLUENCE)_", ("atlassian.net", "atlassian.com")), (r"LINEAR_", ("linear.app",)),
+    (r"(?:GEMINI|GOOGLE_AI)_", _GOOGLE), (r"MISTRAL_", ("mistral.ai",)), (r"GROQ_", ("groq.com",)),
+    (r"COHERE_", ("cohere.com", "cohere.ai")), (r"REPLICATE_", ("replicate.com",)), (r"PAGERDUTY_", ("pagerduty.com",)),
+    (r"MAILGUN_", ("mailgun.net",)),
 ))
 # Commands that print a credential: (program, sub-command path, the hosts that credential is for).
 _PRINTERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
