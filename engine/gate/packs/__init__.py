@@ -12,12 +12,13 @@ from collections import Counter
 from functools import lru_cache
 
 from engine.gate.packs import calls, code, creds, disks, evasion, execution, filesystem, injection, network, obfuscation, vcs, windows
-from engine.gate.packs import macos, security
+from engine.gate.packs import macos, powershell, security
 from engine.gate.packs.model import THEMES, CallRule, Check, Pack, Proof, Rule, checks
 
 PACKS: tuple[Pack, ...] = tuple(module.PACK for module in (
     filesystem, disks, vcs, execution, code, network, creds, obfuscation, injection, evasion, windows, calls))
 PACKS += (security.PACK, macos.PACK)
+PACKS += (powershell.PACK,)
 
 
 class PackError(ValueError):

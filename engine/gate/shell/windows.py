@@ -1,0 +1,853 @@
+"""Windows command lines for the analyser: PowerShell and cmd.exe readings, and the code they hand on.
+
+Text that names a Windows program or cmdlet, an environment root (`%SystemRoot%`, `$env:…`) or a
+drive path is read three ways: as PowerShell (`engine/gate/shell/powershell.py`), as cmd.exe
+(`engine/gate/shell/cmdexe.py`) and as bash, as before. Every rule any reading fires counts. The
+text is proven read-only when one Windows reading proves all its commands, and every program the
+other readings would start is one that reading proved (`Get-Date `x`` starts `x` in bash, which
+PowerShell never sees: not proven).
+
+The PowerShell reading resolves aliases (`ri` is `Remove-Item`), environment roots, variables
+set to literals or to a listing (`$p = gci C:\\`), module-qualified names, and what a pipeline
+sink acts on: `gci C:\\ -r | ri -fo` removes `C:\\` recursively, `gwmi Win32_ShadowCopy | % {
+$_.Delete() }` deletes shadow copies. Script blocks, subexpressions and keyword bodies are read
+as code; `Invoke-Expression` of a literal, `[ScriptBlock]::Create('…')`, `FromBase64String`
+literals, `powershell -EncodedCommand` (base64 of UTF-16LE), `-Command` and `cmd /c` payloads
+are read again one level deeper.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.gate import paths, winpath
+from engine.gate.packs import powershell as pspack
+from engine.gate.packs import windows as winpack
+from engine.gate.packs.model import Findings
+from engine.gate.shell import cmdexe, powershell
+from engine.gate.shell.decode import simulate
+from engine.gate.shell.parse import Redirect, SimpleCommand
+from engine.gate.shell.reads import SECRET_VARIABLE
+from engine.gate.shell.view import basename
+
+if TYPE_CHECKING:
+    from engine.gate.shell.analyse import Analyser
+
+FOLLOWS = frozenset({"powershell", "pwsh", "powershell_ise", "cmd"})
+# Words bash takes for a program in PowerShell text (`-MaxEvents` after a `;` inside `@{…}`) that no
+# search path holds.
+_NOT_PROGRAMS = ("-", "{", "}", "@")
+# Syntax only cmd.exe gives meaning to: `%VAR%`, `%%i`, `^`, `for /…`, `if exist`, switches on built-ins.
+_CMD_EVIDENCE = re.compile(
+    r"(?i)%[^%\s]{1,80}%|%%?~?[a-z0-9]\b|\^|(?:^|[&|(]\s*)@?(?:for\s+(?:/[dlrf]\s+)?%|if\s+(?:/i\s+)?(?:not\s+)?"
+    r"(?:exist|defined|errorlevel)\b|echo\s+off\b|rem\s)|(?:^|[&|(]\s*)@?(?:del|erase|rd|rmdir|dir|copy|move|xcopy"
+    r"|type|md|mkdir)(?:\s[^&|\n]{0,200})?\s/[a-z]\b|\b(?:rd|del)/[a-z]")
+MAX_NESTING = 40
+_UNIX = frozenset("cat cd chdir clear cp curl diff echo history kill ls man mount mv popd ps pushd pwd rm rmdir sleep sort"
+                  " tee type wget write help mkdir h r set select group measure compare dir fc lp find more tree hostname"
+                  " whoami date time path at expand format where cpp for if do done then else elif fi while until case"
+                  " esac function in exit shift break continue return".split())
+_VERBS = ("add|approve|assert|backup|block|build|checkpoint|clear|close|compare|complete|compress|confirm|connect|convert"
+          "|convertfrom|convertto|copy|debug|deny|deploy|disable|disconnect|dismount|edit|enable|enter|exit|expand|export"
+          "|find|format|foreach|get|grant|group|hide|import|initialize|install|invoke|join|limit|lock|measure|merge|mount"
+          "|move|new|open|optimize|out|ping|pop|protect|publish|push|read|receive|redo|register|remove|rename|repair"
+          "|request|reset|resize|resolve|restart|restore|resume|revoke|save|search|select|send|set|show|skip|split"
+          "|start|step|stop|submit|suspend|switch|sync|test|trace|unblock|undo|uninstall|unlock|unprotect|unpublish"
+          "|unregister|update|use|wait|watch|where|write")
+_CMDLET = re.compile(rf"(?i)(?:{_VERBS})-[a-z][a-z0-9]{{1,60}}")
+_PROGRAM = re.compile(r"(?:^|[;&|\n({])[ \t]*@?(?:[&.][ \t]+)?[\"']?([\w.:\\/%$-]{1,200})")
+_HINT = re.compile(r"(?i)\$\{?env:|\$(?:psversiontable|pshome|psitem|_\.)|(?:^|[;|]\s*)\$\w+\.\w|(?<![\w$])env:[\\/*]|(?<![\w$])env:(?:\s|$)|%[a-z_][\w()]{0,40}%|(?<![\w/])[a-z]:\\"
+                   r"|\\\\[?.]\\|\[[a-z][\w.]{0,100}\]\s{0,4}::")
+_SYSTEM_DIRS = frozenset({"c:/windows", "c:/windows/system32", "c:/windows/syswow64", "c:/windows/sysnative",
+                          "c:/windows/system32/windowspowershell/v1.0", "c:/windows/syswow64/windowspowershell/v1.0",
+                          "c:/windows/system32/wbem", "c:/program files/powershell/7",
+                          "c:/program files/windows defender"})
+_LISTERS = frozenset({"get-childitem", "get-item", "get-wmiobject", "get-ciminstance", "get-process", "get-service",
+                      "get-localuser", "get-aduser", "get-adcomputer", "get-disk", "get-partition", "get-volume",
+                      "get-eventlog", "get-winevent", "get-itemproperty", "get-physicaldisk", "get-virtualdisk",
+                      "get-scheduledtask", "get-netfirewallrule", "get-netfirewallprofile", "get-localgroupmember"})
+_PASSES = frozenset({"where-object", "sort-object", "select-object", "out-host", "tee-object"})
+_SINKS = frozenset({"remove-item", "clear-content", "clear-item", "remove-itemproperty", "clear-itemproperty",
+                    "set-content", "add-content", "move-item", "rename-item", "remove-ciminstance", "remove-wmiobject",
+                    "stop-service", "set-service", "remove-service", "suspend-service", "stop-process",
+                    "remove-localuser", "remove-aduser", "remove-adcomputer", "format-volume", "clear-disk",
+                    "remove-partition", "initialize-disk", "remove-virtualdisk", "clear-eventlog", "remove-eventlog",
+                    "disable-netfirewallrule", "remove-netfirewallrule", "set-netfirewallprofile",
+                    "unregister-scheduledtask", "remove-localgroupmember"})
+_BLOCK_RUNNERS = frozenset({"foreach-object", "where-object"})
+_NETWORK = frozenset({"invoke-webrequest", "invoke-restmethod", "send-mailmessage", "start-bitstransfer"})
+_LOCATION = {"set-location": "cd", "push-location": "pushd", "pop-location": "popd"}
+_CALL = re.compile(r"(?i)(\[[\w.`]{1,200}\](?:\s{0,4}::\s{0,4}\w{1,100})*|\$[\w:]{1,100}|\))?\s{0,4}(?:\.|::)\s{0,4}(\w{1,100})\s{0,4}\(")
+_PURE = frozenset(
+    "tostring toupper tolower toupperinvariant tolowerinvariant trim trimstart trimend split replace substring contains"
+    " startswith endswith indexof lastindexof padleft padright equals compareto gettype gethashcode format join"
+    " isnullorempty isnullorwhitespace round floor ceiling abs max min pow sqrt log parse tryparse adddays addhours"
+    " addminutes addseconds addmonths addyears tostring toshortdatestring tolongdatestring tofiletime touniversaltime"
+    " tolocaltime getenumerator where foreach insert remove normalize tochararray exists getfiles getdirectories"
+    " getfilesystementries enumeratefiles enumeratedirectories getfolderpath gettemppath getcurrentdirectory combine"
+    " getfilename getfilenamewithoutextension getextension getdirectoryname getfullpath changeextension newguid"
+    " matches match ismatch escape unescape getbytes getstring tobase64string frombase64string toarray count sum"
+    " average tojson tostring getlength getvalue get_item containskey containsvalue getproperty getmethods"
+    " getproperties getmembers readalltext readalllines readallbytes getlastwritetime getcreationtime"
+    " getattributes getaccesscontrol getlogicaldrives getdrives getvolumelabel isdefined getnames getvalues"
+    " clone invoke getawaiter" .split())
+_GLOB = re.compile(r"[*?\[]")
+_READS = frozenset({"readalltext", "readalllines", "readallbytes", "getaccesscontrol", "openread", "opentext"})
+_TRUE = frozenset({"$true", "1", "true"})
+_HOOKS = re.compile(r"(?i)path|pathext|psmodulepath|comspec|home|userprofile|appdata|localappdata|temp|tmp|psexecutionpolicypreference"
+                    r"|__pslockdownpolicy|cor_enable_profiling|cor_profiler(?:_path)?|coreclr_\w+|dotnet_\w+")
+
+
+def applies(text: str) -> bool:
+    """The text names a Windows program or cmdlet, an environment root or a drive path."""
+    if _HINT.search(text) is not None:
+        return True
+    for match in _PROGRAM.finditer(text):
+        name = basename(match.group(1))
+        if name in WINDOWS_NAMES or _CMDLET.fullmatch(name) is not None:
+            return True
+    return False
+
+
+@dataclass(slots=True)
+class Binding:
+    """What a variable or a pipeline's input stands for: paths or names, how it was listed."""
+
+    texts: list[str]
+    recursive: bool = False
+    source: str = ""
+
+
+@dataclass(slots=True)
+class Reading:
+    """One reading's findings, the programs it started, and whether it could read all of the text."""
+
+    findings: Findings
+    seen: set[str] = field(default_factory=set)
+    ok: bool = True
+    written: dict[str, str] = field(default_factory=dict)
+    evidence: bool = False
+
+
+def read(analyser: "Analyser", text: str, findings: Findings, depth: int) -> None:
+    """Reads `text` as PowerShell, as cmd.exe and as bash, and merges what they found into `findings`.
+
+    Every reading's rules count, except the bash reading's complaints about Windows syntax it
+    cannot parse or Windows program names it takes for local paths (the Windows readings judge
+    those). The text is proven read-only when a Windows reading proves all of it and every
+    program another reading would start is one it proved; a cmd.exe reading of text that is
+    plainly PowerShell (and the other way round) starts nothing worth waiting for.
+    """
+    ps = Reading(Findings(cwd=findings.cwd))
+    ps.ok = _PowerShell(analyser, ps).script(text, depth)
+    cmd = Reading(Findings(cwd=findings.cwd))
+    cmd.ok = _Cmd(analyser, cmd).script(text, depth)
+    cmd.evidence = _CMD_EVIDENCE.search(text) is not None
+    bash = Findings(cwd=findings.cwd)
+    analyser.script(text, bash, depth, dialects=False)
+    readable = ps.ok or cmd.ok
+    unparsed = any(h.rule.id == "shell.unparsed" for h in bash.hits)
+    findings.hits.extend(ps.findings.hits)
+    findings.hits.extend(cmd.findings.hits)
+    findings.hits.extend(h for h in bash.hits if not _artefact(h, readable))
+    findings.globs += ps.findings.globs + cmd.findings.globs + bash.globs
+    findings.cwd = ps.findings.cwd
+    provers = [r for r in (ps, cmd) if r.ok and not r.findings.unknown]
+    if not provers:
+        findings.unknown.extend(dict.fromkeys([*ps.findings.unknown, *cmd.findings.unknown]))
+        if not readable:
+            findings.unknown.append("(unreadable Windows command)")
+        return
+    others: list[str] = []
+    if ps not in provers and not (cmd.evidence and not ps.evidence):
+        others.extend(ps.findings.unknown)
+    if cmd not in provers and not (ps.evidence and not cmd.evidence):
+        others.extend(cmd.findings.unknown)
+    if not (unparsed and "\n" not in text.strip()):
+        others.extend(bash.unknown)
+    seen = set().union(*(r.seen for r in provers))
+    written = {**ps.written, **cmd.written}
+    findings.unknown.extend(name for name in others if basename(name) not in seen
+                            and written.get(basename(name)) not in seen and not name.startswith(_NOT_PROGRAMS))
+
+
+def _artefact(hit, readable: bool) -> bool:
+    """A bash-reading hit that only says the text is not bash: a parse failure, a `.exe` or `C:\\…`
+    program name, `$x.Member` in command position."""
+    rule_id = hit.rule.id
+    if rule_id == "shell.unparsed":
+        return readable
+    if rule_id in ("exec.windows-script", "exec.local-program"):
+        return True
+    return rule_id == "exec.dynamic-command" and re.search(r"[.:\[(]", hit.detail) is not None
+
+
+def read_powershell(analyser: "Analyser", text: str, findings: Findings, depth: int) -> None:
+    """Reads code known to be PowerShell (a `-Command` or decoded payload) into `findings`."""
+    reading = Reading(findings)
+    if not _PowerShell(analyser, reading).script(text, depth):
+        findings.unknown.append("(unreadable PowerShell)")
+
+
+def read_cmd(analyser: "Analyser", text: str, findings: Findings, depth: int) -> None:
+    """Reads a command line known to be cmd.exe's (a `cmd /c` payload) into `findings`."""
+    reading = Reading(findings)
+    if not _Cmd(analyser, reading).script(text, depth):
+        findings.unknown.append("(unreadable cmd.exe command)")
+
+
+def follow(analyser: "Analyser", cmd, findings: Findings, depth: int,
+           stages: list[tuple[list[str], str | None]]) -> bool:
+    """`powershell …`, `pwsh …` and `cmd …`: the code they run is read; True (the command is handled)."""
+    if cmd.name == "cmd":
+        return _follow_cmd(analyser, cmd, findings, depth, stages)
+    return _follow_powershell(analyser, cmd, findings, depth, stages)
+
+
+_PS_CLI = ("command", "encodedcommand", "file", "executionpolicy", "windowstyle", "noprofile", "noninteractive", "nologo",
+           "noexit", "sta", "mta", "version", "inputformat", "outputformat", "configurationname", "encodedarguments",
+           "workingdirectory", "commandwithargs", "login", "interactive", "settingsfile", "psconsolefile",
+           "custompipename", "help")
+_PS_VALUED = frozenset({"encodedcommand", "file", "executionpolicy", "windowstyle", "version", "inputformat",
+                        "outputformat", "configurationname", "encodedarguments", "workingdirectory", "settingsfile",
+                        "psconsolefile", "custompipename"})
+_PS_SHORT = {"c": "command", "e": "encodedcommand", "ec": "encodedcommand", "en": "encodedcommand",
+             "enc": "encodedcommand", "f": "file", "ep": "executionpolicy", "ex": "executionpolicy",
+             "exec": "executionpolicy", "w": "windowstyle", "nop": "noprofile", "noni": "noninteractive",
+             "nol": "nologo", "noe": "noexit", "v": "version", "cwa": "commandwithargs", "wd": "workingdirectory",
+             "ea": "encodedarguments", "l": "login", "i": "interactive", "o": "outputformat", "of": "outputformat",
+             "if": "inputformat", "h": "help", "?": "help"}
+
+
+def _ps_parameter(arg: str) -> str | None:
+    """The PowerShell command-line parameter `arg` names (`-enc`, `/c`, `–EncodedCommand`), or None."""
+    if len(arg) < 2 or arg[0] not in "-/\u2013\u2014\u2015":
+        return None
+    name = arg[1:].lstrip("-").lower()
+    if name in _PS_SHORT:
+        return _PS_SHORT[name]
+    if name in _PS_CLI:
+        return name
+    if "encodedcommand".startswith(name):
+        return "encodedcommand"
+    found = [p for p in _PS_CLI if p.startswith(name)]
+    return found[0] if len(found) == 1 else None
+
+
+def decode_base64(text: str) -> str | None:
+    """A base64 payload as text: UTF-16LE (what `-EncodedCommand` takes) or UTF-8; None if it is neither."""
+    cleaned = re.sub(r"\s+", "", text.strip().strip("'\""))
+    if not cleaned or len(cleaned) > 200_000:
+        return None
+    try:
+        raw = base64.b64decode(cleaned + "=" * (-len(cleaned) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(raw) >= 2 and raw[1::2].count(0) * 10 >= len(raw) // 2 * 9:
+        return raw.decode("utf-16-le", "replace")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _follow_powershell(analyser: "Analyser", cmd, findings: Findings, depth: int,
+                       stages: list[tuple[list[str], str | None]]) -> bool:
+    args = list(cmd.args)
+    code: str | None = None
+    interactive = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        parameter = _ps_parameter(arg)
+        if parameter is None:
+            if cmd.name == "pwsh" and i == len(args) - 1 and arg.lower().endswith(".ps1") or arg.lower().endswith(".ps1") and " " not in arg:
+                analyser.hit(findings, "win.powershell-file", " ".join(cmd.argv))
+                return True
+            code = " ".join(args[i:])
+            break
+        if parameter in ("command", "commandwithargs"):
+            code = " ".join(args[i + 1:])
+            break
+        if parameter == "encodedcommand":
+            analyser.hit(findings, "win.powershell-encoded", " ".join(cmd.argv))
+            decoded = decode_base64(args[i + 1]) if i + 1 < len(args) else None
+            if decoded is None:
+                findings.unknown.append("(undecodable -EncodedCommand)")
+            else:
+                read_powershell(analyser, decoded, findings, depth + 1)
+            i += 2
+            continue
+        if parameter == "file":
+            analyser.hit(findings, "win.powershell-file", " ".join(cmd.argv))
+            return True
+        if parameter == "noexit":
+            interactive = True
+        i += 2 if parameter in _PS_VALUED else 1
+    if code is not None and code.strip() == "-" or code is None and (cmd.stdin is not None or cmd.piped):
+        text = cmd.stdin if cmd.stdin is not None else simulate(stages) if stages else None
+        if cmd.piped and cmd.stdin is None:
+            analyser.hit(findings, "exec.pipe-to-shell", cmd.upstream + " | " + " ".join(cmd.argv))
+        if text is None:
+            findings.unknown.append("(PowerShell input)")
+        else:
+            read_powershell(analyser, text, findings, depth + 1)
+    elif code is not None:
+        read_powershell(analyser, code, findings, depth + 1)
+    elif not any(_ps_parameter(a) == "encodedcommand" for a in args):
+        interactive = True
+    if interactive:
+        analyser.hit(findings, "exec.shell-spawn", " ".join(cmd.argv))
+    return True
+
+
+def _follow_cmd(analyser: "Analyser", cmd, findings: Findings, depth: int,
+                stages: list[tuple[list[str], str | None]]) -> bool:
+    args = list(cmd.args)
+    for i, arg in enumerate(args):
+        lower = arg.lower()
+        if lower.startswith(("/c", "/k")) and not lower.startswith(("/c:", "/k:")):
+            rest = ([arg[2:]] if len(arg) > 2 else []) + args[i + 1:]
+            text = " ".join(f'"{a}"' if j and " " in a and not a.startswith('"') else a for j, a in enumerate(rest))
+            if lower.startswith("/k"):
+                analyser.hit(findings, "exec.shell-spawn", " ".join(cmd.argv))
+            if text.strip():
+                read_cmd(analyser, text, findings, depth + 1)
+            return True
+    text = cmd.stdin if cmd.stdin is not None else simulate(stages) if cmd.piped and stages else None
+    if text is not None:
+        if cmd.piped and cmd.stdin is None:
+            analyser.hit(findings, "exec.pipe-to-shell", cmd.upstream + " | " + " ".join(cmd.argv))
+        read_cmd(analyser, text, findings, depth + 1)
+    else:
+        analyser.hit(findings, "exec.shell-spawn", " ".join(cmd.argv))
+    return True
+
+
+def _path(word: str) -> str:
+    """A word as the rules and the secret checks read paths: forward slashes, except registry and device paths."""
+    if "\\" not in word or word.startswith("\\\\") or winpack.registry_key(word) is not None:
+        return word
+    return word.replace("\\", "/")
+
+
+def _program(word: str, aliases: dict[str, str]) -> str:
+    """The program a command word runs: aliases resolved, module and system-directory prefixes dropped."""
+    text = word
+    if "\\" in text or "/" in text:
+        qualified = re.fullmatch(r"[\w.]+\\([A-Za-z]+-\w+)", text)
+        if qualified is not None:
+            text = qualified.group(1)
+        else:
+            folded = winpath.fold(text)
+            directory, _, name = folded.rpartition("/")
+            if directory in _SYSTEM_DIRS:
+                return name[:-4] if name.endswith(".exe") else name
+            return _path(text)
+    lower = text.lower()
+    if lower.endswith(".exe") and lower[:-4] in WINDOWS_NAMES | FOLLOWS:
+        return lower[:-4]
+    for _ in range(8):
+        if lower in aliases:
+            text = aliases[lower]
+            lower = text.lower()
+        else:
+            break
+    return powershell.ALIASES.get(lower, text)
+
+
+class _PowerShell:
+    """One PowerShell reading: statements to commands for the analyser, expressions checked here."""
+
+    def __init__(self, analyser: "Analyser", reading: Reading) -> None:
+        self.analyser = analyser
+        self.reading = reading
+        self.findings = reading.findings
+        self.variables: dict[str, Binding] = {}
+        self.aliases: dict[str, str] = {}
+        self.nesting = 0
+
+    def hit(self, rule_id: str, detail: str = "") -> None:
+        self.analyser.hit(self.findings, rule_id, detail)
+
+    def script(self, text: str, depth: int, scope: dict[str, Binding] | None = None) -> bool:
+        from engine.gate.shell.analyse import MAX_DEPTH
+
+        if depth > MAX_DEPTH or self.nesting > MAX_NESTING:
+            self.hit("obfuscation.deep-nesting", text)
+            return True
+        self.nesting += 1
+        try:
+            parsed = powershell.read(text)
+            for statement in parsed.statements:
+                self.statement(statement, depth, scope or {})
+        finally:
+            self.nesting -= 1
+        return not parsed.error
+
+    def code(self, parts: list[str], depth: int, scope: dict[str, Binding]) -> None:
+        for part in parts:
+            if part.strip() and not self.script(part, depth, scope):
+                self.findings.unknown.append("(unreadable PowerShell)")
+
+    def statement(self, statement: powershell.Statement, depth: int, scope: dict[str, Binding]) -> None:
+        kind = statement.kind
+        if kind in ("while", "for", "do") and _endless(statement) and _starts_processes(statement.code):
+            self.hit("ps.fork-bomb", " ".join(statement.code)[:200])
+        if kind == "foreach" and statement.variable:
+            source = self.subject_of(statement.source, depth, scope)
+            inner = dict(scope)
+            if source is not None:
+                inner[statement.variable] = source
+            self.code(statement.code[1:], depth, inner)
+            self.code(statement.code[:1], depth, scope)
+        else:
+            self.code(statement.code, depth, scope)
+        if statement.elements:
+            self.pipeline(statement.elements, depth, scope)
+
+    def subject_of(self, text: str, depth: int, scope: dict[str, Binding]) -> Binding | None:
+        parsed = powershell.read(text)
+        if parsed.error or not parsed.statements or not parsed.statements[0].elements:
+            return None
+        first = parsed.statements[0].elements[0]
+        if first.expression:
+            return self.literal(first.expression, scope)
+        words = [self.word(w, scope) for w in first.words]
+        return _subject(_program(words[0], self.aliases).lower(), words[1:], self.findings.cwd) if words else None
+
+    def pipeline(self, elements: list[powershell.Element], depth: int, scope: dict[str, Binding]) -> None:
+        if any(not e.words or any(w.variables or w.block or w.code or w.expression for w in e.words) for e in elements):
+            self.reading.evidence = True
+        stages: list[SimpleCommand] = []
+        source: Binding | None = None
+        literal: str | None = None
+        last = len(elements) - 1
+        for index, element in enumerate(elements):
+            if not element.words:
+                self.expression(element, depth, scope, source)
+                if index == 0:
+                    source = self.literal(element.expression, scope) if not element.assigned else None
+                    literal = source.texts[0] if source is not None and len(source.texts) == 1 else None
+                continue
+            built = self.command(element, depth, scope, source if index else None, stages, literal if index else None,
+                                 index < last)
+            if built is None:
+                continue
+            sc, name = built
+            if index == 0:
+                source = _subject(name, sc.argv[1:], self.findings.cwd)
+            elif name not in _PASSES and source is not None and name not in _BLOCK_RUNNERS:
+                source = None
+            stages.append(sc)
+
+    def word(self, word: powershell.Word, scope: dict[str, Binding]) -> str:
+        """A word's text with variables bound in this reading put in (`$_`, `$p`)."""
+        if word.dynamic and word.variables:
+            head = word.variables[0]
+            bound = scope.get(head) or self.variables.get(head)
+            if bound is not None and bound.texts and (word.expression or word.text.lower().startswith("$" + head)):
+                text = word.expression or word.text
+                rest = re.sub(r"(?i)^\$" + re.escape(head) + r"(?:\.(?:fullname|pspath|name|path|log|logname|id|processname"
+                              r"|servicename|deviceid|number|driveletter))?", "", text) if not word.expression else ""
+                return bound.texts[0] + rest
+        return _path(word.text)
+
+    def command(self, element: powershell.Element, depth: int, scope: dict[str, Binding], source: Binding | None,
+                stages: list[SimpleCommand], literal: str | None, feeds: bool) -> tuple[SimpleCommand, str] | None:
+        words = element.words
+        head = words[0]
+        if element.call and head.block:
+            self.code(head.code, depth, scope)
+            return None
+        argv = [self.word(w, scope) for w in words]
+        dynamic = head.dynamic and not (element.call and not head.code and head.text and "$" not in head.text)
+        program = argv[0] if dynamic else _program(argv[0], self.aliases)
+        name = basename(program)
+        if name in _LOCATION:
+            program, name = _LOCATION[name], _LOCATION[name]
+        argv[0] = program
+        written = basename(words[0].text)
+        self.reading.seen.update({written, name})
+        self.reading.written[name] = written
+        if _CMDLET.fullmatch(written) or written in powershell.ALIASES and written in WINDOWS_NAMES \
+                and written not in cmdexe.BUILTINS:
+            self.reading.evidence = True
+        inner = dict(scope)
+        if name in _BLOCK_RUNNERS and source is not None:
+            inner["_"] = inner["psitem"] = source
+        before = _secret_hits(self.findings)
+        native = _CMDLET.fullmatch(name) is None and name not in pspack.READ_ONLY and name not in FOLLOWS
+        for index, w in enumerate(words):
+            if native and w.block:
+                argv[index] = w.code[0] if w.code else ""
+                continue
+            self.code(w.code, depth, inner)
+        if name in ("set-alias", "new-alias") and len(argv) >= 3:
+            values = [a for a in argv[1:] if not a.startswith("-")]
+            if len(values) >= 2:
+                self.aliases[values[0].lower()] = values[1]
+        if name == "invoke-expression":
+            self.invoke(argv[1:], words[1:], literal, depth)
+        if name == "start-process":
+            self.start_process(argv, depth)
+        if source is not None and name in _SINKS and not _has_target(argv):
+            argv = argv + source.texts
+            if source.recursive and name == "remove-item":
+                argv.append("-Recurse")
+        variables = [v[4:] if v.startswith("env:") else v for w in words for v in w.variables]
+        redirects = [Redirect(op, "/dev/null" if target.lower() in ("$null", "nul") else _path(target))
+                     for op, target in element.redirects]
+        sc = SimpleCommand(argv, redirects=redirects, upstream=stages[-16:], dynamic_name=dynamic, feeds=feeds,
+                           expanded=variables, stdin=literal if name in FOLLOWS else None)
+        self.analyser.simple(sc, self.findings, depth)
+        if name in _NETWORK and _secret_hits(self.findings) > before:
+            self.hit("ps.exfiltrate-secret", " ".join(argv))
+        for w in words:
+            if w.expression:
+                self.calls(w.expression, depth, inner)
+        return sc, name
+
+    def invoke(self, argv: list[str], words: list[powershell.Word], literal: str | None, depth: int) -> None:
+        """`Invoke-Expression 'code'` reads the code; built at run time it cannot be read."""
+        values = [w for w in words if not w.param]
+        if values and not any(w.dynamic for w in values):
+            self.script(" ".join(w.text for w in values), depth + 1)
+        elif not values and literal is not None:
+            self.script(literal, depth + 1)
+        else:
+            self.hit("exec.eval-dynamic", " ".join(argv))
+
+    def start_process(self, argv: list[str], depth: int) -> None:
+        """`Start-Process cmd -ArgumentList '/c …'`: the program it starts, with its arguments."""
+        bound = pspack.bind(_view(argv), pspack.parameters(
+            "filepath* argumentlist* workingdirectory* verb* windowstyle* wait nonewwindow passthru credential*"
+            " redirectstandardinput* redirectstandardoutput* redirectstandarderror* loaduserprofile useshellexecute",
+            "filepath argumentlist", "path=filepath args=argumentlist"))
+        files = bound.get("filepath")
+        if not files:
+            return
+        arguments = " ".join(bound.get("argumentlist", []) + bound.get("", []))
+        program = files[0]
+        if basename(program) == "cmd":
+            self.analyser.simple(SimpleCommand([program] + arguments.split(None, 1)[:1] + arguments.split(None, 1)[1:]),
+                                 self.findings, depth)
+        else:
+            self.analyser.simple(SimpleCommand([program] + arguments.split()), self.findings, depth)
+
+    def literal(self, expression: str, scope: dict[str, Binding]) -> Binding | None:
+        """What an expression stands for when it is a literal, a place or a bound variable."""
+        text = expression.strip()
+        variable = re.fullmatch(r"\$([\w:]+)", text)
+        if variable is not None:
+            name = variable.group(1).lower()
+            bound = scope.get(name) or self.variables.get(name)
+            if bound is not None:
+                return bound
+        word = powershell.value(text)
+        if word is None or word.dynamic or word.param:
+            return None
+        return Binding([_path(word.text)])
+
+    def expression(self, element: powershell.Element, depth: int, scope: dict[str, Binding],
+                   source: Binding | None) -> None:
+        inner = dict(scope)
+        if source is not None:
+            inner["_"] = inner["psitem"] = source
+        if element.assigned:
+            name = element.assigned
+            if name.endswith("."):
+                self.findings.unknown.append("(property assignment)")
+            elif name.startswith("env:") and _HOOKS.fullmatch(name[4:]):
+                self.hit("creds.env-hook", element.expression + " …")
+            rhs = element.code[-1] if element.code else ""
+            if not name.endswith("."):
+                bound = self.subject_of(rhs, depth, inner)
+                if bound is not None:
+                    self.variables[name] = bound
+                else:
+                    self.variables.pop(name, None)
+        self.code(element.code, depth, inner)
+        for variable in element.variables:
+            if SECRET_VARIABLE.search(variable.removeprefix("env:")):
+                self.hit("creds.secret-variable", "$" + variable)
+                break
+        if not element.assigned:
+            self.calls(element.expression, depth, inner)
+
+    def calls(self, expression: str, depth: int, scope: dict[str, Binding]) -> None:
+        """Method calls in an expression: deletions, log clearing, decoded or created code, processes."""
+        if "(" not in expression:
+            return
+        for match in _CALL.finditer(expression):
+            receiver = (match.group(1) or "").lower().replace("`", "")
+            method = match.group(2).lower()
+            arguments = _arguments(expression, match.end() - 1)
+            self.call(receiver, method, arguments, expression, match.start(), depth, scope)
+
+    def call(self, receiver: str, method: str, arguments: list[str], expression: str, at: int, depth: int,
+             scope: dict[str, Binding]) -> None:
+        values = [self.literal(a, scope) for a in arguments]
+        first = values[0].texts[0] if values and values[0] is not None and values[0].texts else None
+        truthy = len(arguments) > 1 and arguments[1].strip().lower() in _TRUE
+        bound = self.receiver(receiver, expression, at, depth, scope)
+        text = expression[:200]
+        if method in ("delete", "deletedirectory"):
+            if bound is not None and "win32_shadowcopy" in bound.source:
+                self.hit("ps.shadow-delete", text)
+                return
+            target = first if receiver.endswith(("directory]", "filesystem]")) else bound.texts[0] if bound and bound.texts else None
+            recursive = truthy if receiver.endswith("directory]") else (
+                len(arguments) > 0 and arguments[0].strip().lower() in _TRUE or bool(bound and bound.recursive))
+            if receiver.endswith("filesystem]"):
+                recursive = True
+            if "eventlog" in receiver:
+                self.hit("ps.eventlog-clear", text)
+            elif target is not None and recursive and (winpath.is_root(target) or paths.is_root(target)):
+                self.hit("ps.delete-root", target)
+            else:
+                self.hit("ps.dotnet-delete", text)
+            return
+        if method == "clearlog" or method == "clear" and ("eventlog" in receiver or bound is not None and "eventlog" in bound.source):
+            self.hit("ps.eventlog-clear", text)
+            return
+        if method in ("deletesubkeytree", "deletesubkey", "deletevalue"):
+            key = winpack.registry_key(("HKLM\\" if "localmachine" in receiver + expression[:at].lower() else "HKCU\\")
+                                       + (first or ""))
+            if method != "deletevalue" and key is not None and first is not None and winpack.system_key(key):
+                self.hit("ps.delete-key", text)
+            else:
+                self.hit("ps.dotnet-delete", text)
+            return
+        if method == "create" and "scriptblock" in receiver:
+            if first is not None:
+                self.script(first, depth + 1)
+            else:
+                self.hit("exec.eval-dynamic", text)
+            return
+        if method == "frombase64string":
+            decoded = decode_base64(first) if first is not None else None
+            if decoded is not None:
+                self.hit("obfuscation.decoded-payload", decoded)
+                self.script(decoded, depth + 1)
+            return
+        if method == "start" and "process" in receiver:
+            if first is not None:
+                rest = values[1].texts[0] if len(values) > 1 and values[1] is not None else ""
+                self.analyser.simple(SimpleCommand([first] + rest.split()), self.findings, depth)
+            else:
+                self.hit("exec.dynamic-command", text)
+            return
+        if method == "getenvironmentvariables":
+            self.hit("creds.env-dump", text)
+            return
+        if method == "getenvironmentvariable" and first is not None and SECRET_VARIABLE.search(first):
+            self.hit("creds.secret-variable", first)
+            return
+        if method == "setenvironmentvariable" and first is not None and _HOOKS.fullmatch(first):
+            self.hit("creds.env-hook", text)
+            return
+        if method in _READS and first is not None and paths.may_be_secret(first):
+            self.hit("creds.read-secret", first)
+            return
+        if method in ("writeallbytes", "writealltext", "writealllines", "appendalltext", "appendalllines", "openwrite",
+                      "create", "createtext") and first is not None and winpath.is_device(first):
+            self.hit("ps.write-device", first)
+            return
+        if method in _PURE:
+            return
+        self.hit("ps.dotnet-call", text)
+
+    def receiver(self, receiver: str, expression: str, at: int, depth: int, scope: dict[str, Binding]) -> Binding | None:
+        """What a method is called on: a bound variable, or a parenthesised listing (`(Get-Item C:\\).Delete()`)."""
+        if receiver.startswith("$"):
+            name = receiver[1:]
+            return scope.get(name) or self.variables.get(name)
+        if receiver == ")":
+            start = _opening(expression, at)
+            if start is not None:
+                return self.subject_of(expression[start + 1:at], depth, scope)
+        return None
+
+
+def _view(argv: list[str]):
+    from engine.gate.shell.view import Command
+
+    return Command(tuple(argv))
+
+
+def _subject(name: str, args: list[str], cwd: str | None) -> Binding | None:
+    """What a listing at the head of a pipeline hands on: its paths (or names), recursion and filter."""
+    if name not in _LISTERS:
+        return None
+    values: list[str] = []
+    recursive = False
+    pattern = ""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg.startswith("-") and len(arg) > 1 and (arg[1].isalpha() or arg[1] == "_"):
+            written, colon, attached = arg[1:].lower().partition(":")
+            if "recurse".startswith(written) and written:
+                recursive = attached.lower() not in ("$false", "0") if colon else True
+            elif written in ("filter", "include", "f", "fi", "filt", "inc", "incl"):
+                pattern = attached or (args[i + 1] if i + 1 < len(args) else "")
+                i += 0 if colon else 1
+            elif not colon and i + 1 < len(args) and not args[i + 1].startswith("-") and written in (
+                    "path", "literalpath", "lp", "pspath", "name", "class", "classname", "namespace", "logname",
+                    "identity", "id", "number", "driveletter", "disknumber", "query", "p", "pa", "pat", "n", "na", "c",
+                    "cl", "cla", "clas", "li", "lit", "d", "di", "dr"):
+                if written not in ("namespace",):
+                    values.append(args[i + 1])
+                i += 1
+            elif colon and attached:
+                values.append(attached)
+        else:
+            values.append(arg)
+        i += 1
+    if not values:
+        values = [cwd or "."] if name in ("get-childitem", "get-item") else ["*"]
+    if name == "get-childitem":
+        values = [v.rstrip("/\\") + "/" + (pattern or "*") for v in values]
+    return Binding(values, recursive, name + " " + " ".join(args).lower())
+
+
+def _has_target(argv: list[str]) -> bool:
+    """The command names what it acts on itself (a positional value or a path, name or id parameter)."""
+    skip = False
+    for arg in argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            written = arg[1:].split(":", 1)[0].lower()
+            if any(p.startswith(written) for p in ("path", "literalpath", "name", "id", "inputobject", "number",
+                                                   "driveletter", "disknumber", "logname", "identity", "class",
+                                                   "displayname")) and len(written) >= 2:
+                return True
+            skip = ":" not in arg and written in ("filter", "include", "exclude", "property", "erroraction", "ea",
+                                                   "value", "filesystem", "startuptype", "status", "algorithm")
+            continue
+        if arg.startswith("{"):
+            continue
+        return True
+    return False
+
+
+def _secret_hits(findings: Findings) -> int:
+    return sum(1 for hit in findings.hits if hit.rule.id in ("creds.read-secret", "creds.secret-variable"))
+
+
+def _endless(statement: powershell.Statement) -> bool:
+    conditions = statement.code[:1] if statement.kind != "do" else statement.code[1:2]
+    return any(c.strip().lower() in ("$true", "1", "") or re.fullmatch(r"[^;]*;\s*;[^;]*", c.strip()) and
+               c.strip().split(";")[1].strip() == "" for c in conditions)
+
+
+def _starts_processes(parts: list[str]) -> bool:
+    return any(re.search(r"(?i)\b(?:start-process|saps|start|powershell|pwsh|cmd|invoke-item|ii|start-job|sajb)\b", p)
+               for p in parts)
+
+
+def _arguments(text: str, open_at: int) -> list[str]:
+    """The top-level comma-separated arguments of the call whose `(` is at `open_at`."""
+    depth = 0
+    quote = ""
+    start = open_at + 1
+    found: list[str] = []
+    for j in range(open_at, min(len(text), open_at + 4000)):
+        ch = text[j]
+        if quote:
+            if ch == quote or quote == "'" and ch in powershell.SINGLE or quote == '"' and ch in powershell.DOUBLE:
+                quote = ""
+            continue
+        if ch in powershell.SINGLE:
+            quote = "'"
+        elif ch in powershell.DOUBLE:
+            quote = '"'
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                if text[start:j].strip():
+                    found.append(text[start:j])
+                return found
+        elif ch == "," and depth == 1:
+            found.append(text[start:j])
+            start = j + 1
+    return found
+
+
+def _opening(text: str, close_at: int) -> int | None:
+    depth = 0
+    for j in range(close_at, max(-1, close_at - 4000), -1):
+        if text[j] == ")":
+            depth += 1
+        elif text[j] == "(":
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+class _Cmd:
+    """One cmd.exe reading: commands for the analyser, with the paths cmd would pass."""
+
+    def __init__(self, analyser: "Analyser", reading: Reading) -> None:
+        self.analyser = analyser
+        self.reading = reading
+        self.findings = reading.findings
+
+    def script(self, text: str, depth: int) -> bool:
+        parsed = cmdexe.read(text)
+        for command in parsed.commands:
+            self.command(command, depth)
+        return not parsed.error
+
+    def command(self, command: cmdexe.CmdCommand, depth: int) -> None:
+        argv = [_path(w) for w in command.argv]
+        if not argv or argv[0] == "(group)":
+            return
+        if _GLOB.search(argv[0]):
+            self.findings.unknown.append(argv[0])
+            return
+        name = argv[0].lower()
+        if name in ("cd", "chdir", "pushd"):
+            argv = ["cd" if name == "chdir" else name] + [a for a in argv[1:] if a.lower() != "/d"]
+        elif name == "start":
+            argv = _started(argv)
+            if not argv:
+                return
+        program = argv[0] if command.dynamic else _program(argv[0], {}) if "/" in argv[0] or argv[0].lower().endswith(".exe") else argv[0]
+        argv[0] = program
+        self.reading.seen.update({basename(command.argv[0]), basename(program)})
+        redirects = [Redirect(op, "/dev/null" if target.lower() in ("nul", "nul:") else _path(target))
+                     for op, target in command.redirects]
+        upstream = [SimpleCommand([_path(w) for w in stage.argv]) for stage in command.upstream]
+        variables = list(dict.fromkeys(command.variables))
+        self.analyser.simple(SimpleCommand(argv, redirects=redirects, upstream=upstream, dynamic_name=command.dynamic,
+                                           expanded=variables), self.findings, depth)
+
+
+def _started(argv: list[str]) -> list[str]:
+    """`start ["title"] [/b /min /wait /d dir …] program args`: the program and its arguments."""
+    rest = argv[1:]
+    i = 0
+    if rest and rest[0] == "":
+        i = 1
+    while i < len(rest) and rest[i].startswith("/"):
+        i += 2 if rest[i].lower() in ("/d", "/node", "/affinity") else 1
+    return rest[i:]
+
+
+WINDOWS_NAMES = frozenset(
+    {alias for alias in powershell.ALIASES if alias not in _UNIX}
+    | {name for name in cmdexe.BUILTINS if name not in _UNIX}
+    | {name for item in (*winpack.RULES, *pspack.RULES) for name in item.names if name not in _UNIX}
+    | set(winpack.READ_ONLY) - _UNIX | set(pspack.READ_ONLY) | FOLLOWS
+)
