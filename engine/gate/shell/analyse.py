@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 import shlex
+from typing import Callable
 
 from engine.gate import payload, readonly
 from engine.gate.globs import HAS_GLOB, candidates, expand, has_letters, matches
@@ -21,12 +22,13 @@ from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup
 from engine.gate.packs import Bank
 from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
-from engine.gate.shell import reads, windows
+from engine.gate.shell import reads
 from engine.gate.shell.decode import listing, simulate
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
 from engine.gate.shell.view import Command
 
+Files = dict[str, str]
 MAX_DEPTH = 5
 MAX_FOLLOWED = 16
 MAX_TEXT = 16_000
@@ -110,12 +112,11 @@ class Analyser:
         findings.hits.append(Hit(self.bank[rule_id], detail[:200]))
 
     def script(self, text: str, findings: Findings, depth: int = 0, positional: list[str] | None = None,
-               environment: dict[str, str] | None = None, dialects: bool = True) -> None:
+               environment: dict[str, str] | None = None) -> None:
         """Analyses shell source; never returns without at least an `unknown` or a hit for odd input.
 
         `positional` are the script's `$0 $1 …` when the caller knows them (`sh -c CODE NAME ARGS`),
-        `environment` the variables it was started with. Windows text is also read as PowerShell
-        and cmd.exe (`engine/gate/shell/windows.py`) unless `dialects` is off (that reading's own bash pass)."""
+        `environment` the variables it was started with."""
         if depth > MAX_DEPTH:
             self.hit(findings, "obfuscation.deep-nesting", text)
             return
@@ -123,9 +124,6 @@ class Analyser:
         if len(text) > MAX_TEXT:
             self.hit(findings, "shell.too-large", f"{len(text)} characters")
             self.raw(text, findings, fallback=True)
-            return
-        if dialects and windows.applies(text):
-            windows.read(self, text, findings, depth)
             return
         if "$IFS" in text:
             text = _BARE_IFS.sub("${IFS}", text)
@@ -169,13 +167,13 @@ class Analyser:
                 self.hit(findings, "exec.privileged", " ".join(sc.argv))
             if LAUNCHERS[launcher].rule:
                 self.hit(findings, LAUNCHERS[launcher].rule, " ".join(sc.argv))
-        if sc.argv:
+        if sc.indirect or sc.redefined or sc.decoded or sc.feeds or sc.nested:
             self.indirection(sc, un.name, findings)
-            if un.argv and HAS_GLOB.search(un.argv[0]) and not sc.dynamic_name and depth <= MAX_DEPTH:
-                for program in self.globbed(un.argv[0]):
-                    self.hit(findings, "exec.dynamic-command", un.argv[0])
-                    self.simple(SimpleCommand([program, *un.argv[1:]], redirects=sc.redirects, stdin=sc.stdin),
-                                findings, depth + 1)
+        if un.argv and HAS_GLOB.search(un.argv[0]) and not sc.dynamic_name and depth <= MAX_DEPTH:
+            for program in self.globbed(un.argv[0]):
+                self.hit(findings, "exec.dynamic-command", un.argv[0])
+                self.simple(SimpleCommand([program, *un.argv[1:]], redirects=sc.redirects, stdin=sc.stdin),
+                            findings, depth + 1)
         self.command(cmd, findings, depth, via, stages, sc.files)
         self.reads(sc, un.argv, un.name, findings)
 
@@ -199,7 +197,7 @@ class Analyser:
     def indirection(self, sc: SimpleCommand, name: str, findings: Findings) -> None:
         """A program name the script built or redefined is never vouched for, even once resolved;
         a payload decoded into code that runs is named."""
-        if sc.indirect and not sc.dynamic_name:
+        if sc.indirect and not sc.dynamic_name and sc.argv:
             self.hit(findings, "exec.indirect-command", " ".join(sc.argv))
         if sc.redefined:
             self.hit(findings, "exec.redefined-command", f"{sc.redefined} {sc.argv[0]}")
@@ -257,13 +255,8 @@ class Analyser:
                         hits.append(Hit(item, " ".join(where.argv)))
                         matched = named = True
         handled = self.follow(cmd, findings, depth, via, stages, named, files or {})
-        if not matched and not handled and not self.proven(cmd):
+        if not matched and not handled and not readonly.read_only(cmd, self.extra):
             findings.unknown.append(cmd.argv[0])
-
-    def proven(self, cmd: Command) -> bool:
-        """Read-only by its pack's option table, or else by the read-only list."""
-        proof = self.bank.read_only.get(cmd.name)
-        return proof(cmd) is None if proof is not None else readonly.read_only(cmd, self.extra)
 
     def generic(self, cmd: Command) -> list[Check]:
         """Rules for any program, plus those scoped to redirects, environment or a path-named program."""
@@ -286,8 +279,6 @@ class Analyser:
         name = cmd.name
         if files and cmd.argv[0] in files:
             self.script(files[cmd.argv[0]], findings, depth + 1)
-        if name in windows.FOLLOWS:
-            return windows.follow(self, cmd, findings, depth, stages)
         if name in SHELLS:
             return self.shell(cmd, findings, depth, via, stages, files)
         family = interpreter(name)
@@ -302,30 +293,11 @@ class Analyser:
             return self.xargs(cmd, findings, depth, stages, files)
         if name == "parallel":
             return self.parallel(cmd, findings, depth, stages)
-        if name in ("source", "."):
-            self.sourced(cmd, findings, depth, stages, files)
-            return False
-        if name in ("sed", "gsed"):
-            self.sed(cmd, findings, depth, stages)
-            return False
-        if name in ("docker", "podman", "nerdctl", "kubectl"):
-            self.container(cmd, findings, depth)
-            return False
-        if name in AWKS:
-            self.awk(cmd, findings, depth, stages)
-            return False
-        if name == "watch":
-            return self.watch(cmd, findings, depth)
-        if name in ("ssh", "su", "script", "flock", "runuser", "sg", "cmd", "alias"):
-            self.nested_string(cmd, findings, depth)
-            return False
-        handler = self.LATER.get(name)
-        if handler is not None:
-            handler(self, cmd, findings, depth, stages)
-        return False
+        handler = self.FOLLOWERS.get(name)
+        return bool(handler(self, cmd, findings, depth, stages, files)) if handler is not None else False
 
     def sourced(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
-                files: dict[str, str]) -> None:
+                files: Files) -> None:
         """`source FILE`: the text of a `<(…)` or of the standard input it reads, when known."""
         operand = cmd.operands[0] if cmd.operands else ""
         if operand in files:
@@ -337,7 +309,8 @@ class Analyser:
                 self.hit(findings, "exec.pipe-to-shell", cmd.upstream + " | " + " ".join(cmd.argv))
                 self.decoded(stages, findings, depth)
 
-    def sed(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def sed(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+            files: Files) -> None:
         """sed's `e COMMAND` runs COMMAND, a bare `e` and the `s///e` flag run the pattern space:
         each is read as shell code (the pattern space from the input, when it is known)."""
         args = list(cmd.args)
@@ -382,7 +355,8 @@ class Analyser:
                 if result is not None:
                     self.script(result, findings, depth + 1)
 
-    def container(self, cmd: Command, findings: Findings, depth: int) -> None:
+    def container(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+                  files: Files) -> None:
         """A command run in a container that mounts host paths (`docker run -v /:/host … rm -rf
         /host`, `kubectl debug node/… -- chroot /host …`) is read with those paths on the host."""
         args = list(cmd.args)
@@ -422,7 +396,8 @@ class Analyser:
         if mapped != inner:
             self.simple(SimpleCommand(mapped), findings, depth)
 
-    def awk(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def awk(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+            files: Files) -> None:
         """awk's `system()`, `cmd | getline` and `print | cmd` run shell commands; `print | "sh"`
         runs the lines awk reads."""
         args = list(cmd.args)
@@ -464,7 +439,7 @@ class Analyser:
             else:
                 self.hit(findings, "exec.pipe-to-shell", (cmd.upstream + " | " if cmd.upstream else "") + " ".join(cmd.argv))
 
-    def watch(self, cmd: Command, findings: Findings, depth: int) -> bool:
+    def watch(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]], files: Files) -> bool:
         """`watch CMD` runs CMD through `sh -c` (or as an argv with `-x`) again and again."""
         args = list(cmd.args)
         execute = any(a in ("-x", "--exec") or (a.startswith("-") and not a.startswith("--") and "x" in a) for a in args
@@ -478,7 +453,8 @@ class Analyser:
             self.script(" ".join(rest), findings, depth + 1)
         return True
 
-    def tmux(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def tmux(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+             files: Files) -> None:
         """tmux starts shell commands in sessions and types keys into them; each `;`-separated
         command of one invocation is read."""
         args = list(cmd.args)
@@ -513,7 +489,8 @@ class Analyser:
         else:
             self.script(" ".join(rest), findings, depth + 1)
 
-    def screen(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def screen(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+               files: Files) -> None:
         """`screen [-dmS name] CMD ARGS` runs CMD; `screen -X stuff TEXT` types TEXT into a session."""
         args = list(cmd.args)
         i = 0
@@ -535,13 +512,15 @@ class Analyser:
         if i < len(args):
             self.simple(SimpleCommand(args[i:]), findings, depth)
 
-    def scheduled(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def scheduled(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+                  files: Files) -> None:
         """`at`/`batch` run the commands they read on standard input later."""
         text = cmd.stdin if cmd.stdin is not None else simulate(stages) if stages else None
         if text is not None:
             self.script(text, findings, depth + 1)
 
-    def ansible(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def ansible(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+                files: Files) -> None:
         """`ansible HOSTS [-m command|shell|raw] -a CMD` runs CMD on every host."""
         args = list(cmd.args)
         module, command = "command", None
@@ -560,7 +539,8 @@ class Analyser:
         if command is not None and module.rsplit(".", 1)[-1] in _ANSIBLE_SHELLS:
             self.script(command, findings, depth + 1)
 
-    def salt(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def salt(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+             files: Files) -> None:
         """`salt TARGET cmd.run CMD` (and `salt-ssh … -r CMD`) runs CMD on every minion."""
         args = list(cmd.args)
         for i, arg in enumerate(args[:-1]):
@@ -570,7 +550,8 @@ class Analyser:
             elif arg in ("-r", "--raw", "--raw-shell"):
                 self.script(args[-1], findings, depth + 1)
 
-    def fanout(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def fanout(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+               files: Files) -> None:
         """pdsh, clush and pssh run the rest of their line as a shell command on every host."""
         rest = skip_options(list(cmd.args), _REMOTE_VALUES.get(cmd.name, frozenset()))
         if cmd.name in ("pssh", "parallel-ssh") and rest and rest[0] == "-i":
@@ -578,7 +559,8 @@ class Analyser:
         if rest:
             self.script(" ".join(rest), findings, depth + 1)
 
-    def entr(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def entr(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+             files: Files) -> None:
         """`entr UTILITY ARGS` runs UTILITY whenever a file changes; with `-s` the argument is shell code."""
         args = list(cmd.args)
         shell = any(a.startswith("-") and "s" in a for a in args if not a.startswith("--"))
@@ -590,7 +572,8 @@ class Analyser:
         else:
             self.simple(SimpleCommand(rest), findings, depth)
 
-    def hyperfine(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def hyperfine(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+                  files: Files) -> None:
         """hyperfine runs each command argument, and the setup, prepare and cleanup commands, in a shell."""
         args = list(cmd.args)
         i = ran = 0
@@ -615,13 +598,15 @@ class Analyser:
                     ran += 1
                 i += 1
 
-    def trap(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def trap(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+             files: Files) -> None:
         """`trap CODE SIGNALS` runs CODE when a signal (or EXIT) arrives."""
         args = [a for a in cmd.args if a != "--"]
         if len(args) > 1 and args[0] not in ("-", "-p", "-l", ""):
             self.script(args[0], findings, depth + 1)
 
-    def coproc(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def coproc(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+               files: Files) -> None:
         """`coproc [NAME] COMMAND` runs COMMAND in the background (tree-sitter reads it as words)."""
         args = list(cmd.args)
         if "{" in args:
@@ -629,7 +614,8 @@ class Analyser:
         if args:
             self.simple(SimpleCommand(args), findings, depth)
 
-    def sg(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]]) -> None:
+    def sg(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+           files: Files) -> None:
         """`sg GROUP [-c] CMD` runs CMD through `sh -c` with another group."""
         rest = [a for a in cmd.args if a != "-"][1:]
         if rest and rest[0] == "-c":
@@ -637,9 +623,6 @@ class Analyser:
         if rest:
             self.script(" ".join(rest), findings, depth + 1)
 
-    LATER = {"tmux": tmux, "screen": screen, "at": scheduled, "batch": scheduled, "ansible": ansible, "salt": salt,
-             "salt-ssh": salt, "salt-call": salt, "pdsh": fanout, "clush": fanout, "pssh": fanout,
-             "parallel-ssh": fanout, "entr": entr, "hyperfine": hyperfine, "trap": trap, "coproc": coproc}
 
     def shell(self, cmd: Command, findings: Findings, depth: int, via: str,
               stages: list[tuple[list[str], str | None]], files: dict[str, str] | None = None) -> bool:
@@ -768,14 +751,15 @@ class Analyser:
                 self.substituted(arg, findings, depth)
         self.script(text, findings, depth + 1)
 
-    def nested_string(self, cmd: Command, findings: Findings, depth: int) -> None:
+    def nested_string(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+                      files: Files) -> None:
         args = list(cmd.args)
         if cmd.name == "ssh":
             rest = skip_options(args, _SSH_VALUES)
             if len(rest) > 1:
                 self.script(" ".join(rest[1:]), findings, depth + 1)
         elif cmd.name == "sg" and "-c" not in args:
-            self.sg(cmd, findings, depth, [])
+            self.sg(cmd, findings, depth, stages, files)
         elif cmd.name in ("su", "runuser", "flock", "script", "sg"):
             for i, arg in enumerate(args):
                 cluster = len(arg) > 2 and arg[0] == "-" and arg[1] != "-" and arg.endswith("c") and arg[1:].isalpha()
@@ -791,6 +775,16 @@ class Analyser:
             rest = [a for a in args if a.lower() not in ("/c", "/k", "/q", "/s")]
             if rest:
                 self.script(" ".join(rest), findings, depth + 1)
+
+    FOLLOWERS: dict[str, Callable[..., bool | None]] = {
+        "source": sourced, ".": sourced, "sed": sed, "gsed": sed, "docker": container, "podman": container,
+        "nerdctl": container, "kubectl": container, "watch": watch, "tmux": tmux, "screen": screen, "at": scheduled,
+        "batch": scheduled, "ansible": ansible, "salt": salt, "salt-ssh": salt, "salt-call": salt, "pdsh": fanout,
+        "clush": fanout, "pssh": fanout, "parallel-ssh": fanout, "entr": entr, "hyperfine": hyperfine, "trap": trap,
+        "coproc": coproc, **dict.fromkeys(AWKS, awk),
+        **dict.fromkeys(("ssh", "su", "script", "flock", "runuser", "sg", "cmd", "alias"), nested_string),
+    }
+    """The followers of other programs' code, by program name: each reads what the program runs."""
 
     def find(self, cmd: Command, findings: Findings, depth: int, named: bool) -> bool:
         args = list(cmd.args)

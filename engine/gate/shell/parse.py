@@ -29,6 +29,9 @@ MAX_INLINED = 24
 MAX_ITEMS = 16
 MAX_RESOLVE = 6
 _PRINTERS = frozenset({"echo", "printf", "cat", "tee"})
+_NOTHING: dict = {}  # shared and never written: a walker makes its own mapping before its first entry
+_BUILTINS = frozenset("set shift printf read mapfile readarray alias hash unset".split())
+_SPECIAL = _BUILTINS | _PRINTERS
 _LANGUAGE = Language(tree_sitter_bash.language())
 _PARSER = Parser(_LANGUAGE)
 _LEAVES = frozenset({"word", "raw_string", "number", "ansi_c_string", "simple_expansion", "special_variable_name",
@@ -82,8 +85,8 @@ class SimpleCommand:
     inner: list["SimpleCommand"] = field(default_factory=list)
     indirect: bool = False
     redefined: str = ""
-    files: dict[str, str] = field(default_factory=dict)
-    decoded: list[str] = field(default_factory=list)
+    files: dict[str, str] | None = None
+    decoded: list[str] | None = None
 
 
 @dataclass(slots=True)
@@ -98,24 +101,29 @@ class Script:
 
 
 class _Walker:
-    """One pass over the tree; a single decoder shares the script's variables."""
+    """One pass over the tree; a single decoder shares the script's variables.
+
+    `defined` holds the names the script redefined (functions, aliases, `hash -p`), `written`
+    the files it wrote literal text into, `feeding` the stages piped into the compound being
+    walked, `resolved` each substitution worked out. Most scripts need none of them, so the
+    mappings are made on first use and the counters start at class level.
+    """
+
+    nodes = 0
+    inlined = 0
+    resolving = 0
+    feeding: list[tuple[list[str], str | None]] | None = None
 
     def __init__(self, source: str | None = None) -> None:
         self.script = Script()
         self.variables: dict[str, str] = {}
         self.decoder = WordDecoder(self.variables, source)
         self.decoder.resolve = self.resolve
-        self.nodes = 0
-        self.functions: dict[str, Node] = {}
-        self.aliases: dict[str, str] = {}
-        self.hashed: dict[str, str] = {}
-        self.calls: list[str] = []
-        self.inlined = 0
-        self.feeding: list[tuple[list[str], str | None]] | None = None
+        self.defined: dict[str, tuple[str, Node | str]] = _NOTHING
+        self.written: dict[str, str] = _NOTHING
+        self.resolved: dict[int, tuple[str | None, bool]] = _NOTHING
         self.decoded: list[str] = []
-        self.resolved: dict[int, tuple[str | None, bool]] = {}
-        self.resolving = 0
-        self.written: dict[str, str] = {}
+        self.calls: list[str] = []
 
     def visit(self, node: Node, depth: int, nested: bool = False) -> None:
         self.nodes += 1
@@ -157,7 +165,7 @@ class _Walker:
         body = node.child_by_field_name("body")
         self.script.commands.append(SimpleCommand(["function", label], nested=nested))
         if body is not None and label:
-            self.functions[label] = body
+            self.define_name(label, ("function", body))
             if self.forks(label, body):
                 self.script.forks.append(label)
         self.children(node, depth, nested)
@@ -231,7 +239,10 @@ class _Walker:
             stages = self.stages(node)
             self.resolving -= 1
             text = simulate(stages) if stages is not None else None
-            known = self.resolved[node.id] = (text, text is not None and stages is not None and decodes(stages))
+            known = (text, text is not None and stages is not None and decodes(stages))
+            if self.resolved is _NOTHING:
+                self.resolved = {}
+            self.resolved[node.id] = known
         text, decoded = known
         if decoded and text is not None:
             self.decoded.append(text)
@@ -354,7 +365,8 @@ class _Walker:
     def command(self, node: Node, redirects: list[Node], depth: int, nested: bool) -> None:
         decoder = self.decoder
         mark = len(decoder.expanded)
-        files, decoded = len(decoder.files), len(self.decoded)
+        files = len(decoder.files)
+        decoded = len(self.decoded)
         cmd = SimpleCommand([], nested=nested)
         self.script.commands.append(cmd)
         own = len(self.script.commands)
@@ -393,35 +405,45 @@ class _Walker:
             cmd.expanded = decoder.expanded[mark:]
         if len(self.decoded) > decoded:
             cmd.decoded = self.decoded[decoded:]
+        if argv and (argv[0] in _SPECIAL or self.defined or self.written):
+            self.effects(cmd, depth, nested)
+        if len(self.script.commands) > own:
+            cmd.inner = [c for c in self.script.commands[own:] if c.nested]
+
+    def effects(self, cmd: SimpleCommand, depth: int, nested: bool) -> None:
+        """What a command means for the rest of the script: files it runs that the script wrote,
+        builtins that bind names, calls of names the script defined, literal text written to files."""
+        argv = cmd.argv
         if self.written:
             for word in argv:
                 if "/" in word and posixpath.normpath(word) in self.written or word in self.written:
+                    if cmd.files is None:
+                        cmd.files = {}
                     cmd.files[word] = self.written.get(word) or self.written[posixpath.normpath(word)]
-        if argv:
+        if argv[0] in _BUILTINS or self.defined:
             self.builtin(cmd, depth, nested)
-            if argv[0] in _PRINTERS and (cmd.redirects or argv[0] == "tee"):
-                self.remember(cmd)
-            elif self.written and cmd.redirects:
-                for redirect in cmd.redirects:
-                    if redirect.writes:
-                        self.written.pop(posixpath.normpath(redirect.target or "."), None)
-        if len(self.script.commands) > own:
-            cmd.inner = [c for c in self.script.commands[own:] if c.nested]
+        if argv[0] in _PRINTERS and (cmd.redirects or argv[0] == "tee"):
+            self.remember(cmd)
+        elif self.written and cmd.redirects:
+            for redirect in cmd.redirects:
+                if redirect.writes:
+                    self.written.pop(posixpath.normpath(redirect.target or "."), None)
 
     def builtin(self, cmd: SimpleCommand, depth: int, nested: bool) -> None:
         """What a command changes for the rest of the script, and the code a call of a name the
         script defined runs (walked here, with the call's arguments)."""
         argv = cmd.argv
         name = argv[0]
-        if name in self.aliases and not cmd.dynamic_name:
-            self.alias(cmd, self.aliases[name], depth, nested)
-            return
-        if name in self.functions and not cmd.dynamic_name:
-            self.call(cmd, self.functions[name], depth, nested)
-            return
-        if name in self.hashed:
-            argv[0] = self.hashed[name]
-            cmd.redefined = "hash"
+        meaning = self.defined.get(name)
+        if meaning is not None and not cmd.dynamic_name:
+            kind, what = meaning
+            if isinstance(what, Node):
+                self.call(cmd, what, depth, nested)
+            elif kind == "alias":
+                self.alias(cmd, what, depth, nested)
+            else:
+                argv[0] = what
+                cmd.redefined = "hash"
             return
         if name == "set":
             args = argv[1:]
@@ -440,18 +462,28 @@ class _Walker:
             for arg in argv[1:]:
                 key, eq, value = arg.partition("=")
                 if eq and key:
-                    self.aliases[key] = value
+                    self.define_name(key, ("alias", value))
         elif name == "hash" and "-p" in argv:
             at = argv.index("-p")
             if at + 2 < len(argv):
-                self.hashed[argv[at + 2]] = argv[at + 1]
+                self.define_name(argv[at + 2], ("hash", argv[at + 1]))
         elif name == "unset":
             for arg in argv[1:]:
-                self.functions.pop(arg, None) if "-f" in argv else self.variables.pop(arg, None)
+                if "-f" in argv:
+                    self.defined.pop(arg, None)
+                else:
+                    self.variables.pop(arg, None)
+
+    def define_name(self, name: str, meaning: tuple[str, Node | str]) -> None:
+        if self.defined is _NOTHING:
+            self.defined = {}
+        self.defined[name] = meaning
 
     def remember(self, cmd: SimpleCommand) -> None:
         """A literal the script writes into a file (`echo 'rm -rf /' > x.sh`, `cat > x <<EOF`) is what
         a later command running that file runs."""
+        if self.written is _NOTHING:
+            self.written = {}
         if cmd.argv[0] == "tee" and cmd.stdin is not None:
             for operand in cmd.argv[1:]:
                 if not operand.startswith("-") and len(self.written) < MAX_ITEMS:
@@ -491,7 +523,7 @@ class _Walker:
         line = text + " " + " ".join(shlex.quote(arg) for arg in cmd.argv[1:])
         inner = _Walker(None)
         inner.variables.update(self.variables)
-        inner.functions = self.functions
+        inner.defined = {key: value for key, value in self.defined.items() if value[0] == "function"}
         inner.decoder.positional = self.decoder.positional
         tree, line = _tree(line)
         inner.nodes = self.nodes
