@@ -139,7 +139,10 @@ def read_device(cmd: Command) -> str | None:
     if cmd.name in _NAMES_DEVICES or cmd.name in DISK_TOOLS:
         return None
     if not _mentions_device(cmd):
-        return next((r.target for r in cmd.redirects if not r.writes and r.op.startswith("<") and is_device(r.target)), None)
+        for redirect in cmd.redirects:
+            if redirect.op.startswith("<") and not redirect.writes and is_device(redirect.target):
+                return redirect.target
+        return None
     if header_read(cmd):
         return None
     written = written_device(cmd)
@@ -169,6 +172,8 @@ def _each_device(cmd: Command) -> str | None:
     `lsblk -dno path | xargs -n1 wipefs -a`, `ls /dev/sd* | xargs …`. A sample disk stands in
     for the items."""
     if cmd.name == "find":
+        if "/dev" not in cmd.text:
+            return None
         roots = [arg for arg in cmd.args if not arg.startswith(("-", "(", "!", "\\("))][:4]
         if not any(root == "/dev" or root.startswith("/dev/") for root in roots):
             return None

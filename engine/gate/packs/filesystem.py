@@ -102,6 +102,8 @@ def _matches_all(expression: list[str], token: str) -> bool:
 def _find_writes_auth_file(cmd: Command) -> str | None:
     """The account, sudo or boot file `-fprint`, `-fprint0`, `-fprintf` or `-fls` overwrites."""
     args = cmd.args
+    if "-f" not in cmd.text:
+        return None
     for index, arg in enumerate(args[:-1]):
         if arg in ("-fprint", "-fprint0", "-fprintf", "-fls") and is_auth_file(at(cmd, args[index + 1])):
             return args[index + 1]
@@ -126,6 +128,8 @@ def _find_parts(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]
 def _find_runs_permissions(cmd: Command) -> str | None:
     """`find ROOT … -exec chmod|chown|chgrp|setfacl|chattr …`: every file under a root, one by one."""
     args = cmd.args
+    if "-exec" not in cmd.text and "-ok" not in cmd.text:
+        return None
     runs = any(args[i] in _FIND_EXEC and unwrap(list(args[i + 1 : i + 4])).name in PERMISSIONS
                for i in range(len(args) - 1))
     if not runs:
