@@ -80,11 +80,12 @@ _DELETING = re.compile(
 )
 _ENDLESS = re.compile(
     r"\bwhile\s{0,4}\(?\s{0,4}(?:True|true|1|:|fork)\b\s{0,4}\)?|\bfor\s{0,4}\(\s{0,4};\s{0,4};\s{0,4}\)"
-    r"|\bloop\s{0,4}(?:\{|do\b)|\buntil\s{0,4}\(?\s{0,4}(?:False|false|0)\b|setInterval\s{0,4}\(|\bfor\s{1,4}\w{1,20}\s{1,4}in\s{1,4}(?:itertools\.)?(?:count|repeat|cycle)\s{0,2}\("
+    r"|\bloop\s{0,4}(?:\{|do\b)|\buntil\s{0,4}\(?\s{0,4}(?:False|false|0)\b|setInterval\s{0,4}\("
+    r"|\bfor\s{1,4}\w{1,20}\s{1,4}in\s{1,4}(?:(?:itertools\.)?(?:count|repeat|cycle)\s{0,2}\(|iter\s{0,2}\(\s{0,4}(?:int|lambda\b))"
 )
 _SPAWN_CALL = re.compile(r"\bfork\b|pcntl_fork|\bspawn\s{0,4}\(|Process\.spawn|Popen\s{0,4}\(|os\.spawn\w{0,3}\s{0,4}\(\s{0,4}os\.P_NOWAIT|\bforkpty\b")
 _WAITS = re.compile(r"\bsleep\b|\bwait\w{0,4}\s{0,4}\(|\.join\s{0,4}\(|communicate|\bwaitpid\b|\bbreak\b|\bexit\b")
-_MODIFIER_FORK = re.compile(r"\bfork\b\s{0,4}(?:\(\s{0,2}\))?\s{0,4}(?:while|until)\b|\b1\s{1,4}while\s{1,4}fork\b")
+_MODIFIER_FORK = re.compile(r"\bfork\b[ \t]{0,4}(?:\([ \t]{0,2}\))?[ \t]{0,4}(?:while|until)\b|\b1[ \t]{1,4}while[ \t]{1,4}fork\b")
 _NETWORK = re.compile(
     r"\b(?:socket|urllib\w{0,2}|requests\.\w{1,8}|http\.client|httpx|aiohttp|fetch\s{0,2}\(|XMLHttpRequest|Net::HTTP"
     r"|TCPSocket|UDPSocket|IO::Socket|fsockopen|curl_exec|curl_init|net\.connect|net\.Socket|net\.createConnection"
@@ -92,7 +93,7 @@ _NETWORK = re.compile(
     r"|socket\.connect|dgram|dns\.resolve)\b|https?://|ftp://",
 )
 _SOCKET = re.compile(r"\b(?:socket|TCPSocket|IO::Socket|fsockopen|net\.connect|net\.Socket|Socket\.new|createConnection|ztcp)\b")
-_SPAWN = re.compile(r"dup2|pty\.spawn|/bin/(?:ba|z|da|k)?sh\b|cmd\.exe|powershell|\bpopen|subprocess|\bexec\w{0,4}\s{0,2}\(|spawn|\bsystem\s{0,2}\(|\.gets\b.{0,80}\bpopen")
+_SPAWN = re.compile(r"dup2|fdopen|\bsystem\s{0,2}\$|\bexec\s{0,2}\$|pty\.spawn|/bin/(?:ba|z|da|k)?sh\b|cmd\.exe|powershell|\bpopen|subprocess|\bexec\w{0,4}\s{0,2}\(|spawn|\bsystem\s{0,2}\(|\.gets\b.{0,80}\bpopen")
 _NATIVE = re.compile(r"\b(?:ctypes|cdll|CDLL|dlopen|Fiddle|ffi\.|LoadLibrary|System\.load\w{0,7}|DynaLoader|ctypes\.util)\b|LD_PRELOAD")
 _OBFUSCATED = re.compile(
     r"\b(?:eval|exec|compile|Function)\s{0,2}\(|b64decode|base64\.|atob\s{0,2}\(|fromCharCode|unhexlify"
@@ -247,6 +248,20 @@ def inspect(code: str) -> Payload:
     return found
 
 
+def _enclosing(code: str, at: int) -> int:
+    """Where the bracket around a comprehension's `for` opens (`[os.fork() for _ in count()]`), or `at`."""
+    depth = 0
+    for index in range(at - 1, max(-1, at - 121), -1):
+        ch = code[index]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([":
+            if depth == 0:
+                return index
+            depth -= 1
+    return at
+
+
 def _forks(code: str) -> bool:
     """True when processes are started in a loop that never waits or ends (`while True: os.fork()`,
     `fork while 1`, `loop { fork }`, `setInterval(() => child_process.fork(…))`)."""
@@ -257,7 +272,8 @@ def _forks(code: str) -> bool:
     for index, match in enumerate(_ENDLESS.finditer(code)):
         if index >= 64:
             break
-        window = code[match.start() : match.end() + 200]
+        start = _enclosing(code, match.start()) if match.group(0).startswith("for") else match.start()
+        window = code[start : match.end() + 200]
         if _SPAWN_CALL.search(window) and not _WAITS.search(window):
             return True
     return False

@@ -199,6 +199,9 @@ FORK_BOMBS = [
     "function f { f | f & }; f",
     "bash -c ':(){ :|:& };:'",
     "x() { x | x & }; x",
+    "while :; do $0 & done",
+    "until false; do bash -c 'sleep 99' & done",
+    "for ((;;)); do sh & done",
 ]
 
 CATASTROPHIC = IFS + COMMAND_POSITION + FUNCTIONS_AND_ALIASES + BRACES_AND_GLOBS + CWD + LOOPS + SHELL_INPUT + DECODERS + FORK_BOMBS
@@ -241,6 +244,7 @@ DANGEROUS_LOOKALIKES = [
     "cd build && rm -rf *",
     "cd ~/project && rm -rf ./node_modules",
     "fib(){ fib 1; fib 2; }; fib",
+    "while true; do ./worker & sleep 5; done",
 ]
 
 SAFE = [

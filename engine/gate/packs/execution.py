@@ -12,6 +12,18 @@ _TMUX_QUIET = frozenset(
     " -V capture-pane capturep kill-server kill-session kill-window kill-pane".split())
 
 
+def _kills_everything(cmd: Command) -> bool:
+    """`kill SIGNAL -1` signals every process the user may signal, `kill -9 1` init; `killall5` all
+    processes outside its own session."""
+    if cmd.name == "killall5":
+        return not cmd.flags & {"-h", "--help"}
+    args = cmd.args
+    if len(args) < 2:
+        return False
+    last = args[-1]
+    return last == "-1" or last == "1" and args[-2] in ("-9", "-KILL", "-SIGKILL", "KILL", "9")
+
+
 def _detached(cmd: Command) -> bool:
     """tmux and screen invocations that start or type into a session (not those that list or stop them)."""
     if cmd.name == "screen":
@@ -63,8 +75,9 @@ RULES = [
          trigger=True, tier=IRREVERSIBLE, examples=["parallel -S host git clean -f ::: ."], counter=["parallel echo ::: a"]),
     rule("exec.fork-bomb", CATASTROPHIC, "exec", "fork bomb: exhausts the process table", raw="always", needles="()",
          args=r"\(\)\s{0,4}\{\s{0,4}(\w{1,32}|:)\s{0,4}\|\s{0,4}\1\s{0,4}&", tier=IRREVERSIBLE,
-         examples=[":(){ :|:& };:", "bomb(){ bomb|bomb& };bomb", "f(){ f & f; }; f", "function f { f | f & }; f"],
-         counter=["f(){ echo hi; }; f", "fib(){ fib 1; fib 2; }; fib"]),
+         examples=[":(){ :|:& };:", "bomb(){ bomb|bomb& };bomb", "f(){ f & f; }; f", "function f { f | f & }; f",
+                   "while :; do $0 & done", "for ((;;)); do sh -c x & done"],
+         counter=["f(){ echo hi; }; f", "fib(){ fib 1; fib 2; }; fib", "while true; do sleep 1 & wait; done"]),
     rule("exec.source", DANGEROUS, "exec", "runs a file's commands in the current shell", names="source .",
          examples=["source /tmp/malicious.sh", ". /tmp/evil.sh"], counter=["cat /tmp/evil.sh"]),
     rule("exec.local-program", DANGEROUS, "exec", "runs a program named by a path outside the system's bin directories",
@@ -116,9 +129,10 @@ RULES = [
     rule("exec.kill", DANGEROUS, "exec", "kills processes", names="kill pkill killall xkill skill",
          test=lambda c: not (c.name == "kill" and c.flags == {"-l"}), examples=["kill -9 1234", "pkill -f python"],
          counter=["kill -l"]),
-    rule("exec.kill-all", CATASTROPHIC, "exec", "kills every process (or init)", names="kill", tier=IRREVERSIBLE,
-         args=r"(?:^|\s)-(?:9|KILL|SIGKILL)\s+(?:-1|1)(?:\s|$)", examples=["kill -9 -1", "kill -9 1"],
-         counter=["kill -9 4242"]),
+    rule("exec.kill-all", CATASTROPHIC, "exec", "kills every process (or init)", names="kill killall5",
+         tier=IRREVERSIBLE, test=lambda c: _kills_everything(c),
+         examples=["kill -9 -1", "kill -9 1", "kill -TERM -1", "kill -s KILL -- -1", "sudo killall5 -9", "killall5"],
+         counter=["kill -9 4242", "kill -1 4242", "killall5 -h"]),
     rule("exec.debugger", DANGEROUS, "exec injection", "a debugger or tracer can run commands and write files",
          names="gdb lldb strace ltrace dtrace bpftrace perf valgrind", examples=["gdb -p 1234", "strace -o out ls"],
          counter=["ls"]),

@@ -32,6 +32,10 @@ _PRINTERS = frozenset({"echo", "printf", "cat", "tee"})
 _NOTHING: dict = {}  # shared and never written: a walker makes its own mapping before its first entry
 _BUILTINS = frozenset("set shift printf read mapfile readarray alias hash unset".split())
 _SPECIAL = _BUILTINS | _PRINTERS
+_ALWAYS = frozenset({":", "true", "/bin/true", "/usr/bin/true", "[ 1 ]", "[[ 1 ]]", "((1))", "(( 1 ))", "test 1"})
+_NEVER = frozenset({"false", "/bin/false", "/usr/bin/false", "! :", "! true"})
+_PAUSES = frozenset({"sleep", "wait", "break", "exit", "return", "read", "timeout", "inotifywait"})
+_ENDLESS_FOR = re.compile(r"for\s{0,4}\(\(\s{0,8}[^;]{0,200};\s{0,8};")
 _LANGUAGE = Language(tree_sitter_bash.language())
 _PARSER = Parser(_LANGUAGE)
 _LEAVES = frozenset({"word", "raw_string", "number", "ansi_c_string", "simple_expansion", "special_variable_name",
@@ -149,6 +153,10 @@ class _Walker:
             self.define(node, depth, nested)
         elif kind == "for_statement":
             self.loop(node, depth, nested)
+        elif kind in ("while_statement", "c_style_for_statement"):
+            if self.floods(node):
+                self.script.forks.append(self.decoder.raw(node)[:60])
+            self.children(node, depth, nested)
         elif kind in ("command_substitution", "process_substitution"):
             self.children(node, depth, True)
         else:
@@ -189,6 +197,33 @@ class _Walker:
                 continue
             stack.extend(node.children)
         return calls >= 2 and spread
+
+    def floods(self, node: Node) -> bool:
+        """True for an endless loop (`while :`, `until false`, `for ((;;))`) whose body starts a job in
+        the background and never waits, sleeps, reads or leaves: it starts processes without end."""
+        body = node.child_by_field_name("body")
+        if body is None:
+            return False
+        if node.type == "c_style_for_statement":
+            endless = _ENDLESS_FOR.match(self.decoder.raw(node)) is not None
+        else:
+            head = node.children[0].type if node.children else ""
+            condition = next((c for c in node.named_children if c != body), None)
+            text = " ".join(self.decoder.raw(condition).split()) if condition is not None else ""
+            endless = text in (_ALWAYS if head == "while" else _NEVER)
+        if not endless:
+            return False
+        background = False
+        stack, seen = [body], 0
+        while stack and seen < 2000:
+            item = stack.pop()
+            seen += 1
+            if item.type == "&":
+                background = True
+            elif item.type == "command_name" and self.decoder.raw(item) in _PAUSES:
+                return False
+            stack.extend(item.children)
+        return background
 
     def loop(self, node: Node, depth: int, nested: bool) -> None:
         """`for NAME in ITEMS`: NAME stands for every item at once while the body is walked; items
