@@ -6,6 +6,55 @@ from engine.gate.paths import is_system_program
 from engine.gate.packs.model import CATASTROPHIC, COMPENSABLE, DANGEROUS, IRREVERSIBLE, Pack, rule
 from engine.gate.shell.view import Command
 
+_CONTAINER_CHANGES = frozenset(
+    "run exec rm rmi kill stop start restart build push pull prune create cp commit load import login logout save tag"
+    " update pause unpause rename attach up down remove connect disconnect install enable disable upgrade set deploy"
+    " scale restore checkpoint leave init join promote demote sign revoke use bake annotate".split())
+_CONTAINER_GROUPS = frozenset(
+    "system volume network image container builder buildx context plugin secret config node service stack swarm trust"
+    " manifest compose checkpoint".split())
+_CLUSTER_CHANGES = frozenset(
+    "exec delete apply create replace patch edit scale drain cordon uncordon uninstall upgrade install run cp"
+    " port-forward set label annotate taint attach debug expose autoscale certificate rollback restart undo pause"
+    " resume use-context set-context set-cluster set-credentials delete-context rename-context unset approve deny"
+    " reconcile add remove update".split())
+_CLUSTER_GROUPS = frozenset({"rollout", "config", "certificate", "plugin", "repo", "auth"})
+_INFRA_CHANGES = frozenset(
+    "apply destroy import taint untaint force-unlock refresh rm mv push replace-provider new delete select up deploy"
+    " remove rollback bootstrap cancel unprotect init get login logout test set".split())
+_INFRA_GROUPS = frozenset({"state", "workspace", "stack", "config"})
+# Sub-commands of package managers that only ask (the packages pack proves which options keep them read-only).
+_ASKING = {
+    "npm": frozenset("ls list ll la view info show v outdated why explain search help config-get".split()),
+    "pnpm": frozenset("ls list view info outdated why".split()), "yarn": frozenset("list info why outdated".split()),
+    "cargo": frozenset("tree metadata search version locate-project pkgid verify-project".split()),
+    "go": frozenset("list version env doc help".split()),
+    "poetry": frozenset("show check version".split()), "composer": frozenset("show outdated licenses".split()),
+    "bundle": frozenset("list outdated info".split()), "dotnet": frozenset("--info --list-sdks --list-runtimes".split()),
+}
+
+
+def _asks_only(cmd: Command) -> bool:
+    """A package manager's sub-command that only reports (`npm ls`, `cargo tree`, `go list`)."""
+    asking = _ASKING.get(cmd.name)
+    if asking is None:
+        return False
+    first = cmd.operands[0] if cmd.operands else (cmd.args[0] if cmd.args else "")
+    return first in asking
+
+
+def _changes(cmd: Command, verbs: frozenset[str], groups: frozenset[str]) -> bool:
+    """True when the command's sub-command (or, under a group such as `docker network` or `terraform
+    state`, the word after it) is one that changes something."""
+    operands = cmd.operands
+    if not operands:
+        return False
+    verb = operands[0]
+    if verb in groups and len(operands) > 1:
+        verb = operands[1]
+    return verb in verbs
+
+
 _TMUX_QUIET = frozenset(
     "ls list-sessions lsw list-windows lsp list-panes list-clients lsc list-commands lscm list-buffers lsb"
     " list-keys lsk has-session has info show-options show show-environment showenv display-message display"
@@ -101,23 +150,31 @@ RULES = [
     rule("exec.package-run", DANGEROUS, "exec", "runs project scripts or tools through a package manager",
          names="npm pnpm yarn npx bunx pnpx uvx cargo go make cmake ninja gradle gradlew mvn ant bazel dotnet mix"
                " rake bundle poetry tox nox pytest jest deno bun composer",
-         test=lambda c: not (len(c.args) == 1 and c.args[0] in ("--version", "--help")),
-         examples=["npm run build", "make all", "cargo build --release", "mvn compile", "npm test"],
-         counter=["make --version"]),
+         test=lambda c: not (len(c.args) == 1 and c.args[0] in ("--version", "--help")) and not _asks_only(c),
+         examples=["npm run build", "make all", "cargo build --release", "mvn compile", "npm test", "go run ."],
+         counter=["make --version", "npm ls --depth=0", "cargo tree -d", "go list -m all", "npm view react version"]),
     rule("exec.container", DANGEROUS, "exec", "runs or changes containers", names="docker podman nerdctl ctr",
-         args=r"\b(?:run|exec|rm|rmi|kill|stop|start|restart|build|push|pull|prune|create|cp|commit|load|import|compose|system|volume|network|tag|login|save)\b",
-         examples=["docker exec -it container /bin/sh", "docker system prune -af"], counter=["docker ps"]),
+         test=lambda c: _changes(c, _CONTAINER_CHANGES, _CONTAINER_GROUPS),
+         examples=["docker exec -it container /bin/sh", "docker system prune -af", "docker network rm x",
+                   "docker compose up -d"],
+         counter=["docker ps", "docker network ls", "docker system df", "docker image ls"]),
     rule("exec.container-privileged", CATASTROPHIC, "exec", "a privileged container with the host root mounted",
          names="docker podman", tier=IRREVERSIBLE, args=r"--privileged.*-v\s*/:|-v\s*/:/\S*.*--privileged|--pid=host.*nsenter",
          examples=["docker run --privileged -v /:/host alpine"], counter=["docker run -v ./data:/data alpine"]),
     rule("exec.kubernetes", DANGEROUS, "exec net", "changes a Kubernetes cluster or runs code in it",
          names="kubectl helm oc k9s kustomize", tier=IRREVERSIBLE,
-         args=r"\b(?:exec|delete|apply|create|replace|patch|edit|scale|rollout|drain|cordon|uninstall|upgrade|install|run|cp|port-forward|set|label|annotate|taint)\b",
-         examples=["kubectl exec -it pod -- /bin/bash", "kubectl delete ns prod"], counter=["kubectl get pods"]),
+         test=lambda c: c.name == "k9s" or _changes(c, _CLUSTER_CHANGES, _CLUSTER_GROUPS),
+         examples=["kubectl exec -it pod -- /bin/bash", "kubectl delete ns prod", "kubectl rollout restart deploy/api",
+                   "helm uninstall web", "kubectl -n prod scale deploy/api --replicas=0"],
+         counter=["kubectl get pods", "kubectl auth can-i delete pods", "kubectl rollout status deploy/api",
+                  "helm list -A"]),
     rule("exec.infra-destroy", DANGEROUS, "exec net", "changes or destroys cloud infrastructure",
-         names="terraform tofu pulumi cdk serverless ansible ansible-playbook", tier=IRREVERSIBLE,
-         args=r"\b(?:apply|destroy|import|taint|state|up|deploy|remove)\b|-auto-approve",
-         examples=["terraform destroy -auto-approve"], counter=["terraform plan"]),
+         names="terraform tofu pulumi cdk serverless sls ansible-playbook", tier=IRREVERSIBLE,
+         test=lambda c: c.name == "ansible-playbook" or "-auto-approve" in c.args
+         or _changes(c, _INFRA_CHANGES, _INFRA_GROUPS),
+         examples=["terraform destroy -auto-approve", "terraform state rm aws_instance.web", "pulumi up --yes",
+                   "cdk deploy", "ansible-playbook site.yml"],
+         counter=["terraform plan", "terraform state list", "terraform state show aws_instance.web", "pulumi stack ls"]),
     rule("exec.service", DANGEROUS, "exec", "stops, starts or reconfigures system services",
          names="systemctl service launchctl rc-service sv initctl", tier=COMPENSABLE,
          args=r"\b(?:stop|start|restart|reload|disable|mask|kill|isolate|load|unload|bootout|bootstrap|daemon-reload|set-property|edit|link)\b",
