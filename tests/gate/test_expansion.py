@@ -101,6 +101,10 @@ BRACES_AND_GLOBS = [
     "rm -rf /e*",
     "rm -rf ~/[a-z]*",
     "rm -rf /var/l*",
+    "{rm,-rf,/}",
+    "rm -rf {/,}",
+    "rm -rf /${x:-}",
+    "rm -rf /$(true)",
 ]
 
 CWD = [
@@ -230,6 +234,8 @@ UNRESOLVED = [
     "source /dev/stdin",
     "/bin/l? -la",
     "$(which foo) bar",
+    "${PAGER:-less} notes.txt",
+    "{ls,-la}",
 ]
 
 DANGEROUS_LOOKALIKES = [

@@ -140,6 +140,10 @@ class Analyser:
         if parsed.error or parsed.truncated:
             self.hit(findings, "shell.unparsed" if parsed.error else "shell.too-complex", text)
             self.raw(text, findings, fallback=True)
+            if parsed.error and "{" in text and depth < MAX_DEPTH:
+                spread = _BRACED_COMMAND.sub(_spread, text)
+                if spread != text:
+                    self.script(spread, findings, depth + 1)
         for name in parsed.forks:
             self.hit(findings, "exec.fork-bomb", name)
         for sc in parsed.commands:
@@ -936,6 +940,14 @@ def _sed_substitute(match: re.Match[str], text: str, extended: bool) -> str | No
                          for line in text.split("\n")[:16] if line and len(line) <= 256)
     except (re.error, IndexError):
         return None
+
+
+_BRACED_COMMAND = re.compile(r"(?:^|(?<=[;&|\n(]))(\s{0,8})\{([^{}\s;&|]{0,400},[^{}\s;&|]{0,400})\}")
+
+
+def _spread(match: re.Match[str]) -> str:
+    """`{rm,-rf,/}` at the start of a command is brace-expanded by bash into the words `rm -rf /`."""
+    return match.group(1) + " ".join(shlex.quote(word) for word in match.group(2).split(","))
 
 
 def _items(text: str, lines: bool) -> list[str]:

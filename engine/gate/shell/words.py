@@ -237,6 +237,9 @@ class WordDecoder:
         if operator[:2] == ":?" or operator[:1] == "?":
             operator = ""
         value = self._value(name, subscript, operator == "" and not quoted)
+        if value is None and operator:
+            self.dynamic = True
+            self.expanded.append(name)
         if operator:
             assigned = value
             value = _operate(value, operator)
