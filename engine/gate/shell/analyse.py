@@ -26,7 +26,7 @@ from engine.gate.shell import reads
 from engine.gate.shell.decode import listing, simulate
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
-from engine.gate.shell.view import Command
+from engine.gate.shell.view import Command, basename
 
 Files = dict[str, str]
 MAX_DEPTH = 5
@@ -161,7 +161,8 @@ class Analyser:
         un = unwrap(sc.argv)
         if sc.upstream:
             upstream = " | ".join(" ".join(stage.argv) for stage in sc.upstream)
-            stages = [(unwrap(stage.argv).argv or stage.argv, stage.stdin) for stage in sc.upstream]
+            stages = [((unwrap(stage.argv).argv or stage.argv) if stage.argv and basename(stage.argv[0]) in LAUNCHERS
+                       else stage.argv, stage.stdin) for stage in sc.upstream]
         else:
             upstream, stages = "", []
         cmd = Command(tuple(un.argv), tuple(sc.redirects), {**sc.env, **un.env}, sc.stdin, bool(sc.upstream),

@@ -163,7 +163,9 @@ class WordDecoder:
             return self._string(node)
         if kind == "concatenation":
             children = node.children
-            if not quoted and any(child.type == "word" and self.raw(child) == "{" for child in children):
+            whole = self.raw(node)
+            if (not quoted and "{" in whole and ("," in whole or ".." in whole)
+                    and any(child.type == "word" and self.raw(child) == "{" for child in children)):
                 return "".join(self.text(child, quoted).translate(_BRACE_MARKS) if child.type == "word"
                                else self.text(child, quoted) for child in children)
             return "".join(self.text(child, quoted) for child in children)
