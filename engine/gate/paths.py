@@ -93,6 +93,7 @@ DEVICES = re.compile(
     r"|//\./physicaldrive\d{1,3}",
     re.I,
 )
+_EXPANSION = re.compile(r"\$\{[^}/]{0,100}\}|\$\([^)]{0,200}\)|\$\w{1,64}|`[^`]{0,200}`")
 # Concrete disks a glob is tried against (`/dev/sd?`, `/dev/nvme*`, `/dev/disk/by-id/*`).
 DEVICE_SAMPLES = (
     "/dev/sda", "/dev/sda1", "/dev/hda", "/dev/vda", "/dev/vda1", "/dev/xvda", "/dev/xvda1", "/dev/nvme0n1",
@@ -281,8 +282,8 @@ def is_system_program(word: str) -> bool:
 def is_device(path: str) -> bool:
     """A disk, volume or kernel-memory device under any naming scheme (`/dev/nvme0n1p2`,
     `/dev/disk/by-id/…`, `/dev/mapper/…`, `/dev/vg0/root`, `\\\\.\\PhysicalDrive0`), also as a
-    glob or brace that could name one (`/dev/sd?`, `/dev/sd{a,b}`) or a path that folds to one
-    (`/dev/../dev/sda`)."""
+    glob, brace or unresolved expansion that could name one (`/dev/sd?`, `/dev/sd{a,b}`, `/dev/sd$x`)
+    or a path that folds to one (`/dev/../dev/sda`)."""
     text = path.strip().strip("'\"")
     lowered = text.lower()
     if "dev" not in lowered and "physicaldrive" not in lowered:
@@ -292,7 +293,11 @@ def is_device(path: str) -> bool:
     folded = fold(text)
     if DEVICES.fullmatch(folded) is not None:
         return True
-    if not folded.startswith("/dev/") or (HAS_GLOB.search(folded) is None and "{" not in folded):
+    if not folded.startswith("/dev/"):
+        return False
+    if "$" in folded or "`" in folded:
+        folded = _EXPANSION.sub("*", folded)
+    if HAS_GLOB.search(folded) is None and "{" not in folded:
         return False
     for alternative in expand(folded):
         if DEVICES.fullmatch(alternative) is not None:

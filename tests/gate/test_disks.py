@@ -66,6 +66,8 @@ RAW_WRITES = [
     "ls /dev/sd* | xargs -n1 wipefs -a",
     "lsblk -dno path | xargs -I{} dd if=/dev/zero of={} bs=1M",
     "echo /dev/sda | xargs wipefs -a",
+    "dd if=/dev/zero of=/dev/sd$x",
+    "cat img > /dev/nvme${n}n1",
 ]
 DEVICE_NAMES = [
     "/dev/sda", "/dev/sdb1", "/dev/sdaa", "/dev/hda", "/dev/vda2", "/dev/xvda1", "/dev/nvme0n1", "/dev/nvme1n1p3",
@@ -74,11 +76,12 @@ DEVICE_NAMES = [
     "/dev/disk/by-partuuid/abcd", "/dev/mapper/cryptroot", "/dev/vg0/lv_root", "/dev/zd0", "/dev/zvol/tank/vol1",
     "/dev/rbd0", "/dev/nbd0", "/dev/sg0", "/dev/mem", "/dev/kmem", "/dev/port", "/dev/root", "/dev/disk2",
     "/dev/rdisk2s1", "/dev/mtd0", "/dev/mtdblock0", "/dev/pmem0", "/dev/bcache0", "/dev/nvd0", "/dev/ada0p2",
-    "/dev/block/mmcblk0", "/dev/sd*", "/dev/nvme*n1", "/dev/disk/by-id/*",
+    "/dev/block/mmcblk0", "/dev/sd*", "/dev/nvme*n1", "/dev/disk/by-id/*", "/dev/sd$x", "/dev/$DISK",
 ]
 NOT_DISKS = [
     "/dev/null", "/dev/zero", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/fd/2", "/dev/shm/cache",
     "/dev/pts/0", "/dev/urandom", "/dev/loop0", "/dev/sr0", "/dev/mapper/control", "/dev/tcp/a.example/80",
+    "/dev/fd/$n",
     "disk.img", "./dev/sda", "/tmp/dev/sda",
 ]
 TOOLS = [

@@ -31,7 +31,6 @@ from engine.gate.shell.view import Command, basename
 NAMES_ONLY = frozenset(
     "ls dir vdir tree stat du find test [ [[ echo printf basename dirname realpath readlink cd pushd popd"
     " which whereis type true false : pwd whoami id uname nproc".split()
-    + "get-childitem get-item get-acl test-path resolve-path split-path join-path convert-path where".split()
 )
 _PATTERN_FIRST = frozenset("grep egrep fgrep rg ag ack sed gsed awk gawk mawk nawk jq yq look".split())
 _PATTERN_OPTIONS = frozenset({"-e", "--regexp", "--expression", "--source"})
@@ -300,7 +299,11 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("op", ("item", "get"), ()), ("pass", ("show",), ()), ("gopass", ("show",), ()), ("secret-tool", ("lookup",), ()),
     ("kubectl", ("create", "token"), ()), ("doppler", ("secrets",), ()), ("bw", ("get",), ()),
     ("security", ("find-generic-password",), ()), ("security", ("find-internet-password",), ()),
-    ("heroku", ("auth:token",), ("heroku.com",)),
+    ("heroku", ("auth:token",), ("heroku.com",)), ("heroku", ("config",), ("heroku.com",)),
+    ("aws", ("secretsmanager", "get-secret-value"), _AWS), ("aws", ("ssm", "get-parameter"), _AWS),
+    ("aws", ("ssm", "get-parameters"), _AWS), ("aws", ("ssm", "get-parameters-by-path"), _AWS),
+    ("gcloud", ("secrets", "versions", "access"), _GOOGLE), ("az", ("keyvault", "secret", "show"), _AZURE),
+    ("az", ("keyvault", "secret", "download"), _AZURE), ("vercel", ("env", "pull"), ("vercel.com",)),
 )
 _SECRET_EXPORTS = frozenset({"--export-secret-keys", "--export-secret-subkeys", "-d", "--decrypt"})
 _FETCHERS = frozenset("curl wget http https xh xhs httpie python python3 nc ncat socat".split())
@@ -335,12 +338,13 @@ def variable_source(words: Sequence[str]) -> Source | None:
 
 
 def substitutions(text: str) -> list[str]:
-    """The bodies of the `$(…)` and backquoted substitutions in `text` (outermost only, at most
+    """The bodies of the `$(…)`, `<(…)` and backquoted substitutions in `text` (outermost only, at most
     `MAX_SUBSTITUTIONS`); an unterminated one runs to the end."""
     found: list[str] = []
     index = 0
     while len(found) < MAX_SUBSTITUTIONS:
-        start, tick = text.find("$(", index), text.find("`", index)
+        start = min((at for at in (text.find("$(", index), text.find("<(", index)) if at != -1), default=-1)
+        tick = text.find("`", index)
         if start == -1 and tick == -1:
             break
         if tick != -1 and (start == -1 or tick < start):
@@ -423,7 +427,7 @@ def stage_source(argv: Sequence[str], cwd: str | None = None, depth: int = 0) ->
     cmd = Command(tuple(program), name=name)
     if dumps_environment(cmd):
         return Source("the environment")
-    printed = _printed_credential(cmd)
+    printed = printed_credential(cmd)
     if printed is not None:
         return printed
     if name in _FETCHERS and _METADATA.search(cmd.text) is not None:
@@ -462,13 +466,15 @@ def path_source(word: str, cwd: str | None = None) -> Source | None:
     return None
 
 
-def _printed_credential(cmd: Command) -> Source | None:
+def printed_credential(cmd: Command) -> Source | None:
     """A CLI printing a credential (`gh auth token`, `gcloud auth print-access-token`, `vault read`)."""
     name, operands = cmd.name, cmd.operands
     if name in ("gpg", "gpg2"):
         return Source("private keys or decrypted data from gpg") if cmd.flags & _SECRET_EXPORTS else None
     if name == "kubectl" and operands[:2] == ("config", "view") and "--raw" in cmd.flags:
         return Source("the cluster credentials kubectl prints")
+    if name == "kubectl" and operands[:2] in (("get", "secret"), ("get", "secrets")) and cmd.flags & {"-o", "--output"}:
+        return Source("the Kubernetes secrets kubectl prints")
     for program, path, hosts in _PRINTERS:
         if name == program and operands[: len(path)] == path:
             return Source(f"the credential `{' '.join((program, *path))}` prints", hosts)
