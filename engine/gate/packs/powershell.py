@@ -58,6 +58,11 @@ def bind(cmd: Command, spec: Parameters) -> dict[str, list[str]]:
     """Arguments by the parameter they bind to (lower case); positional values in order, extra ones under ""."""
     bound: dict[str, list[str]] = {}
     args = cmd.args
+    named: set[str] = set()
+    for arg in args:
+        if len(arg) > 1 and arg[0] == "-" and (arg[1].isalpha() or arg[1] == "_"):
+            named.update(spec.resolve(arg[1:].partition(":")[0]))
+    free = [p for p in spec.positional if p not in named]
     position = 0
     i = 0
     while i < len(args):
@@ -76,7 +81,7 @@ def bind(cmd: Command, spec: Parameters) -> dict[str, list[str]]:
             for parameter in found:
                 bound.setdefault(parameter, []).append(value if parameter in spec.valued or colon else "$true")
         else:
-            key = spec.positional[position] if position < len(spec.positional) else ""
+            key = free[position] if position < len(free) else ""
             position += 1
             bound.setdefault(key, []).append(arg)
         i += 1
@@ -110,7 +115,12 @@ _MP = parameters(" ".join(f"{p}*" for p in (
     " disablednsovertcpparsing disableinboundconnectionfiltering disabledatagramprocessing disablenetworkprotectionperftelemetry"
     " disablegradualrelease disableftpparsing disablesmtpparsing mapsreporting submitsamplesconsent puaprotection"
     " enablecontrolledfolderaccess enablenetworkprotection cloudblocklevel signaturedisableupdateonstartupwithoutengine"
-    " disableemailscanning").split()) + " force", "")
+    " disableemailscanning").split()) + " force", "",
+                 "drtm=disablerealtimemonitoring dbm=disablebehaviormonitoring dioavp=disableioavprotection"
+                 " dscrptsc=disablescriptscanning darchsc=disablearchivescanning dips=disableintrusionpreventionsystem"
+                 " dbaf=disableblockatfirstseen dsnf=disablescanningnetworkfiles drdsc=disableremovabledrivescanning"
+                 " dcfsc=disablecatchupfullscan dcqsc=disablecatchupquickscan desc=disableemailscanning"
+                 " drp=disablerestorepoint dpm=disableprivacymode")
 _SERVICE = parameters("name* displayname* inputobject* include* exclude* startuptype* status* force nowait passthru"
                       " whatif confirm computername* description* credential* securitydescriptorsddl*", "name",
                       "servicename=name sn=name")

@@ -21,6 +21,7 @@ share a name with a Unix tool (`dir`, `type`, `echo`, `whoami`, `hostname`, `tre
 
 from __future__ import annotations
 
+import fnmatch
 import re
 
 from engine.gate import paths, winpath
@@ -38,6 +39,8 @@ SECURITY_PROCESSES = frozenset(
     " csfalconservice sentinelagent cylancesvc mbamservice".split()
 )
 _SECURITY_NAME = re.compile(r"(?i)defender|firewall|security center|event ?log|volume shadow|antivirus|antimalware")
+_DISPLAY_NAMES = ("windows defender antivirus service", "microsoft defender antivirus service",
+                  "windows defender firewall", "security center", "windows event log", "volume shadow copy")
 _HIVES = {"hklm": "hklm", "hkey_local_machine": "hklm", "hkcu": "hkcu", "hkey_current_user": "hkcu",
           "hkcr": "hkcr", "hkey_classes_root": "hkcr", "hku": "hku", "hkey_users": "hku",
           "hkcc": "hkcc", "hkey_current_config": "hkcc"}
@@ -119,8 +122,10 @@ def security_value(key: str, name: str, data: str) -> bool:
 
 
 def security_service(name: str) -> bool:
-    """A security, logging or recovery service (by service name or display name)."""
+    """A security, logging or recovery service (by service name or display name, or a wildcard matching one)."""
     text = name.strip().strip("'\"").lower()
+    if "*" in text or "?" in text:
+        return any(fnmatch.fnmatchcase(candidate, text) for candidate in (*SECURITY_SERVICES, *_DISPLAY_NAMES))
     return text in SECURITY_SERVICES or _SECURITY_NAME.search(text) is not None
 
 

@@ -107,6 +107,7 @@ class Analyser:
         self.bank = bank
         self.extra = read_only_extra
         self.programs: tuple[str, ...] = ()
+        self.globs: dict[str, list[str]] = {}
 
     def hit(self, findings: Findings, rule_id: str, detail: str = "") -> None:
         findings.hits.append(Hit(self.bank[rule_id], detail[:200]))
@@ -183,13 +184,20 @@ class Analyser:
         self.reads(sc, un.argv, un.name, findings)
 
     def globbed(self, word: str) -> list[str]:
-        """The known programs a glob in command position could name (`/bin/r?` is `rm`), at most eight."""
+        """The known programs a glob in command position could name (`/bin/r?` is `rm`), at most eight
+        (remembered for the last 256 words: `[` is a glob too)."""
+        known = self.globs.get(word)
+        if known is not None:
+            return known
         directory, _, pattern = word.rpartition("/")
         if HAS_GLOB.search(directory):
             directory = "/usr/bin"
         names = self.programs or self.known_programs()
-        found = [name for name in candidates(pattern, names) if matches(pattern, name)][:8]
-        return [(directory + "/" if directory else "") + name for name in found]
+        found = [name for name in candidates(pattern, names) if name != pattern and matches(pattern, name)][:8]
+        if len(self.globs) >= 256:
+            self.globs.clear()
+        known = self.globs[word] = [(directory + "/" if directory else "") + name for name in found]
+        return known
 
     def known_programs(self) -> tuple[str, ...]:
         """Program names the bank knows: those with a catastrophic form first, shells next, shorter

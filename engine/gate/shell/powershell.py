@@ -25,7 +25,8 @@ DOUBLE = '"\u201c\u201d\u201e'
 DASHES = "-\u2013\u2014\u2015"
 _SPACE = " \t\f\v\u00a0"
 _WORD_END = frozenset(_SPACE + "\r\n;|&(){},<>")
-_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+# Windows PowerShell 5.1's escapes (7 adds `e`; reading `e` as itself keeps `Re`move-It`em` a name).
+_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _NUMBER = re.compile(r"(?i)0x[0-9a-f]+|\d+(?:\.\d+)?(?:e[+-]?\d+)?[dl]?(?:kb|mb|gb|tb|pb)?(?![\w.\\/:-])")
 _CONSTANTS = frozenset({"true", "false", "null"})
 _VARIABLE = re.compile(r"(?:(?:global|script|local|private|using|env|variable):)?[\w?]+|\$|\^|\?", re.A)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.gate import paths, winpath
+from engine.gate.memo import per_word
 from engine.gate.packs import powershell as pspack
 from engine.gate.packs import windows as winpack
 from engine.gate.packs.model import Findings
@@ -59,9 +60,16 @@ _VERBS = ("add|approve|assert|backup|block|build|checkpoint|clear|close|compare|
           "|start|step|stop|submit|suspend|switch|sync|test|trace|unblock|undo|uninstall|unlock|unprotect|unpublish"
           "|unregister|update|use|wait|watch|where|write")
 _CMDLET = re.compile(rf"(?i)(?:{_VERBS})-[a-z][a-z0-9]{{1,60}}")
+_SEPARATORS = re.compile(r"[;&|\n({]")
+_BASH_CODE = re.compile(r"`|\$[({']|[<>]\(|<<|\\[\s'\"]")
+_CMD_OPERATORS = re.compile(r"[&^%()<>]")
+_PLAIN = re.compile(r"[\w./:=, -]{1,2000}")
 _PROGRAM = re.compile(r"(?:^|[;&|\n({])[ \t]*@?(?:[&.][ \t]+)?[\"']?([\w.:\\/%$-]{1,200})")
-_HINT = re.compile(r"(?i)\$\{?env:|\$(?:psversiontable|pshome|psitem|_\.)|(?:^|[;|]\s*)\$\w+\.\w|(?<![\w$])env:[\\/*]|(?<![\w$])env:(?:\s|$)|%[a-z_][\w()]{0,40}%|(?<![\w/])[a-z]:\\"
-                   r"|\\\\[?.]\\|\[[a-z][\w.]{0,100}\]\s{0,4}::")
+_BACKSLASH_HINT = re.compile(r"(?<![\w/])[A-Za-z]:\\|\\\\[?.]\\|\\\\[\w.-]{1,100}\\[\w$]")
+_PERCENT_HINT = re.compile(r"%[A-Za-z_][\w()]{0,40}%")
+_DOLLAR_HINT = re.compile(r"(?i)\$\{?env:|\$(?:psversiontable|pshome|psitem|_\.)|(?:^|[;|]\s*)\$\w+\.\w")
+_TYPE_HINT = re.compile(r"\[[A-Za-z][\w.]{0,100}\]\s{0,4}::")
+_ENV_DRIVE = re.compile(r"(?i)(?<![\w$])env:(?:[\\/*]|\s|$)")
 _SYSTEM_DIRS = frozenset({"c:/windows", "c:/windows/system32", "c:/windows/syswow64", "c:/windows/sysnative",
                           "c:/windows/system32/windowspowershell/v1.0", "c:/windows/syswow64/windowspowershell/v1.0",
                           "c:/windows/system32/wbem", "c:/program files/powershell/7",
@@ -96,6 +104,8 @@ _PURE = frozenset(
     " getattributes getaccesscontrol getlogicaldrives getdrives getvolumelabel isdefined getnames getvalues"
     " clone invoke getawaiter" .split())
 _GLOB = re.compile(r"[*?\[]")
+_UPLOADS = frozenset({"uploadfile", "uploadstring", "uploaddata", "uploadvalues", "uploadfileasync",
+                      "uploadstringasync", "uploaddataasync", "uploadvaluesasync", "uploadfiletaskasync"})
 _READS = frozenset({"readalltext", "readalllines", "readallbytes", "getaccesscontrol", "openread", "opentext"})
 _TRUE = frozenset({"$true", "1", "true"})
 _HOOKS = re.compile(r"(?i)path|pathext|psmodulepath|comspec|home|userprofile|appdata|localappdata|temp|tmp|psexecutionpolicypreference"
@@ -103,14 +113,35 @@ _HOOKS = re.compile(r"(?i)path|pathext|psmodulepath|comspec|home|userprofile|app
 
 
 def applies(text: str) -> bool:
-    """The text names a Windows program or cmdlet, an environment root or a drive path."""
-    if _HINT.search(text) is not None:
+    """The text names a Windows program or cmdlet, an environment root or a drive path, and
+    reads differently as Windows text than as bash.
+
+    Most text is one Unix command: only its first word is looked at, and each pattern for
+    environment roots and drive paths runs only when a character it needs is there. Plain
+    words naming no alias or cmd.exe built-in (`ipconfig /all`, `Get-Volume`) read the same
+    in bash's fast path, with the same rules and proofs: no second reading."""
+    if ("\\" in text and _BACKSLASH_HINT.search(text) is not None or "%" in text and _PERCENT_HINT.search(text)
+            or "$" in text and _DOLLAR_HINT.search(text) or "::" in text and _TYPE_HINT.search(text)
+            or "nv:" in text and _ENV_DRIVE.search(text)):
         return True
+    if _SEPARATORS.search(text) is None:
+        first = text.split(None, 1)
+        if not first or not _windows_name(first[0].lstrip("@&").strip("'\"")):
+            return False
+        word = first[0].lower()
+        return (_PLAIN.fullmatch(text) is None or "/" in word or word.endswith(".exe") or word in powershell.ALIASES
+                or word in cmdexe.BUILTINS)
     for match in _PROGRAM.finditer(text):
-        name = basename(match.group(1))
-        if name in WINDOWS_NAMES or _CMDLET.fullmatch(name) is not None:
+        if _windows_name(match.group(1)):
             return True
     return False
+
+
+@per_word()
+def _windows_name(word: str) -> bool:
+    name = basename(word)
+    return (name in WINDOWS_NAMES or "-" in name and _CMDLET.fullmatch(name) is not None
+            or word.lower().endswith((".exe", ".bat", ".cmd", ".ps1", ".vbs", ".msi")))
 
 
 @dataclass(slots=True)
@@ -142,13 +173,21 @@ def read(analyser: "Analyser", text: str, findings: Findings, depth: int) -> Non
     program another reading would start is one it proved; a cmd.exe reading of text that is
     plainly PowerShell (and the other way round) starts nothing worth waiting for.
     """
+    want_ps, want_cmd, want_bash = plan(text)
     ps = Reading(Findings(cwd=findings.cwd))
-    ps.ok = _PowerShell(analyser, ps).script(text, depth)
+    if want_ps:
+        ps.ok = _PowerShell(analyser, ps).script(text, depth)
     cmd = Reading(Findings(cwd=findings.cwd))
-    cmd.ok = _Cmd(analyser, cmd).script(text, depth)
-    cmd.evidence = _CMD_EVIDENCE.search(text) is not None
+    if want_cmd:
+        cmd.ok = _Cmd(analyser, cmd).script(text, depth)
+        cmd.evidence = _CMD_EVIDENCE.search(text) is not None
+    if not want_ps:
+        ps.ok, ps.findings.unknown = cmd.ok, list(cmd.findings.unknown)
+    if not want_cmd:
+        cmd.ok, cmd.findings.unknown = ps.ok, list(ps.findings.unknown)
     bash = Findings(cwd=findings.cwd)
-    analyser.script(text, bash, depth, dialects=False)
+    if want_bash:
+        analyser.script(text, bash, depth, dialects=False)
     readable = ps.ok or cmd.ok
     unparsed = any(h.rule.id == "shell.unparsed" for h in bash.hits)
     findings.hits.extend(ps.findings.hits)
@@ -175,6 +214,28 @@ def read(analyser: "Analyser", text: str, findings: Findings, depth: int) -> Non
                             and written.get(basename(name)) not in seen and not name.startswith(_NOT_PROGRAMS))
 
 
+def plan(text: str) -> tuple[bool, bool, bool]:
+    """Which readings can tell something the others cannot: (PowerShell, cmd.exe, bash).
+
+    bash starts nothing when every word in command position is a Windows-only name and the
+    text has no substitution, process substitution or here-document (its redirections are
+    PowerShell's too). cmd.exe adds nothing to a pipeline of full cmdlet names with none of
+    its own operators (`&`, `^`, `%`, parentheses, redirections). Plain Windows programs with
+    switches (`ipconfig /all`, no quotes, variables or aliases) read the same in both.
+    """
+    words = [match.group(1) for match in _PROGRAM.finditer(text)]
+    names = [basename(word) for word in words]
+    windows_only = bool(names) and all(_windows_name(word) and basename(word) not in powershell.ALIASES
+                                       or _CMDLET.fullmatch(name) is not None for word, name in zip(words, names))
+    bash = not (windows_only and _BASH_CODE.search(text) is None)
+    cmdlets = all(_CMDLET.fullmatch(basename(part.split(None, 1)[0] if part.split() else "")) is not None
+                  for part in text.split("|"))
+    cmd = not (cmdlets and _CMD_OPERATORS.search(text) is None)
+    plain = (windows_only and _PLAIN.fullmatch(text) is not None
+             and not any(_CMDLET.fullmatch(name) or name in cmdexe.BUILTINS for name in names))
+    return not plain, cmd, bash
+
+
 def _artefact(hit, readable: bool) -> bool:
     """A bash-reading hit that only says the text is not bash: a parse failure, a `.exe` or `C:\\…`
     program name, `$x.Member` in command position."""
@@ -188,6 +249,7 @@ def _artefact(hit, readable: bool) -> bool:
 
 def read_powershell(analyser: "Analyser", text: str, findings: Findings, depth: int) -> None:
     """Reads code known to be PowerShell (a `-Command` or decoded payload) into `findings`."""
+    analyser.raw(text, findings, fallback=False)
     reading = Reading(findings)
     if not _PowerShell(analyser, reading).script(text, depth):
         findings.unknown.append("(unreadable PowerShell)")
@@ -195,6 +257,7 @@ def read_powershell(analyser: "Analyser", text: str, findings: Findings, depth: 
 
 def read_cmd(analyser: "Analyser", text: str, findings: Findings, depth: int) -> None:
     """Reads a command line known to be cmd.exe's (a `cmd /c` payload) into `findings`."""
+    analyser.raw(text, findings, fallback=False)
     reading = Reading(findings)
     if not _Cmd(analyser, reading).script(text, depth):
         findings.unknown.append("(unreadable cmd.exe command)")
@@ -389,6 +452,12 @@ class _PowerShell:
             self.nesting -= 1
         return not parsed.error
 
+    def deeper(self, text: str, depth: int) -> None:
+        """Code handed on (`iex 'code'`, a decoded or created script block): raw-text rules, then a reading."""
+        self.analyser.raw(text, self.findings, fallback=False)
+        if not self.script(text, depth + 1):
+            self.findings.unknown.append("(unreadable PowerShell)")
+
     def code(self, parts: list[str], depth: int, scope: dict[str, Binding]) -> None:
         for part in parts:
             if part.strip() and not self.script(part, depth, scope):
@@ -446,7 +515,12 @@ class _PowerShell:
             stages.append(sc)
 
     def word(self, word: powershell.Word, scope: dict[str, Binding]) -> str:
-        """A word's text with variables bound in this reading put in (`$_`, `$p`)."""
+        """A word's text with variables bound in this reading put in (`$_`, `$p`), and a
+        parenthesised literal (`("Remove-" + "Item")`) as its value."""
+        if word.code and not word.expression and not word.block and word.text.startswith("(") and len(word.code) == 1:
+            bound = self.literal(word.code[0], scope)
+            if bound is not None and len(bound.texts) == 1:
+                return bound.texts[0]
         if word.dynamic and word.variables:
             head = word.variables[0]
             bound = scope.get(head) or self.variables.get(head)
@@ -465,7 +539,8 @@ class _PowerShell:
             self.code(head.code, depth, scope)
             return None
         argv = [self.word(w, scope) for w in words]
-        dynamic = head.dynamic and not (element.call and not head.code and head.text and "$" not in head.text)
+        dynamic = head.dynamic and argv[0] == _path(head.text) and not (
+            element.call and not head.code and head.text and "$" not in head.text)
         program = argv[0] if dynamic else _program(argv[0], self.aliases)
         name = basename(program)
         if name in _LOCATION:
@@ -505,6 +580,9 @@ class _PowerShell:
         sc = SimpleCommand(argv, redirects=redirects, upstream=stages[-16:], dynamic_name=dynamic, feeds=feeds,
                            expanded=variables, stdin=literal if name in FOLLOWS else None)
         self.analyser.simple(sc, self.findings, depth)
+        line = launched(name, argv)
+        if line:
+            read_cmd(self.analyser, line, self.findings, depth + 1)
         if name in _NETWORK and _secret_hits(self.findings) > before:
             self.hit("ps.exfiltrate-secret", " ".join(argv))
         for w in words:
@@ -516,9 +594,9 @@ class _PowerShell:
         """`Invoke-Expression 'code'` reads the code; built at run time it cannot be read."""
         values = [w for w in words if not w.param]
         if values and not any(w.dynamic for w in values):
-            self.script(" ".join(w.text for w in values), depth + 1)
+            self.deeper(" ".join(w.text for w in values), depth)
         elif not values and literal is not None:
-            self.script(literal, depth + 1)
+            self.deeper(literal, depth)
         else:
             self.hit("exec.eval-dynamic", " ".join(argv))
 
@@ -548,8 +626,16 @@ class _PowerShell:
             bound = scope.get(name) or self.variables.get(name)
             if bound is not None:
                 return bound
+        parts = _concatenated(text)
+        if len(parts) > 1:
+            values = [self.literal(part, scope) for part in parts]
+            if all(v is not None and len(v.texts) == 1 for v in values):
+                return Binding(["".join(v.texts[0] for v in values)])
+            return None
         word = powershell.value(text)
         if word is None or word.dynamic or word.param:
+            if word is not None and word.code and word.text.startswith("(") and not word.expression and len(word.code) == 1:
+                return self.literal(word.code[0], scope)
             return None
         return Binding([_path(word.text)])
 
@@ -625,7 +711,7 @@ class _PowerShell:
             return
         if method == "create" and "scriptblock" in receiver:
             if first is not None:
-                self.script(first, depth + 1)
+                self.deeper(first, depth)
             else:
                 self.hit("exec.eval-dynamic", text)
             return
@@ -633,7 +719,7 @@ class _PowerShell:
             decoded = decode_base64(first) if first is not None else None
             if decoded is not None:
                 self.hit("obfuscation.decoded-payload", decoded)
-                self.script(decoded, depth + 1)
+                self.deeper(decoded, depth)
             return
         if method == "start" and "process" in receiver:
             if first is not None:
@@ -650,6 +736,11 @@ class _PowerShell:
             return
         if method == "setenvironmentvariable" and first is not None and _HOOKS.fullmatch(first):
             self.hit("creds.env-hook", text)
+            return
+        if method in _UPLOADS:
+            secret = any(v is not None and v.texts and paths.may_be_secret(v.texts[0]) for v in values) or any(
+                SECRET_VARIABLE.search(name) for name in re.findall(r"(?i)\$(?:env:)?(\w+)", expression))
+            self.hit("ps.exfiltrate-secret" if secret else "ps.web", text)
             return
         if method in _READS and first is not None and paths.may_be_secret(first):
             self.hit("creds.read-secret", first)
@@ -672,6 +763,28 @@ class _PowerShell:
             if start is not None:
                 return self.subject_of(expression[start + 1:at], depth, scope)
         return None
+
+
+def _concatenated(text: str) -> list[str]:
+    """The parts of `'a' + 'b'` at the top level (one part when there is no `+` outside quotes and brackets)."""
+    parts, depth, quote, start = [], 0, "", 0
+    for j, ch in enumerate(text):
+        if quote:
+            if ch == quote or quote == "'" and ch in powershell.SINGLE or quote == '"' and ch in powershell.DOUBLE:
+                quote = ""
+        elif ch in powershell.SINGLE:
+            quote = "'"
+        elif ch in powershell.DOUBLE:
+            quote = '"'
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "+" and depth == 0:
+            parts.append(text[start:j])
+            start = j + 1
+    parts.append(text[start:])
+    return [part for part in parts if part.strip()] if len(parts) > 1 else [text]
 
 
 def _view(argv: list[str]):
@@ -802,8 +915,14 @@ class _Cmd:
         self.analyser = analyser
         self.reading = reading
         self.findings = reading.findings
+        self.written: dict[str, list[str]] = {}
 
     def script(self, text: str, depth: int) -> bool:
+        from engine.gate.shell.analyse import MAX_DEPTH
+
+        if depth > MAX_DEPTH:
+            self.analyser.hit(self.findings, "obfuscation.deep-nesting", text)
+            return True
         parsed = cmdexe.read(text)
         for command in parsed.commands:
             self.command(command, depth)
@@ -825,6 +944,12 @@ class _Cmd:
                 return
         program = argv[0] if command.dynamic else _program(argv[0], {}) if "/" in argv[0] or argv[0].lower().endswith(".exe") else argv[0]
         argv[0] = program
+        self.remember(command)
+        script = self.written.get(basename(program).removesuffix(".bat").removesuffix(".cmd"))
+        if script is not None:
+            text = "\n".join(script)
+            self.analyser.raw(text, self.findings, fallback=False)
+            self.script(text, depth + 1)
         self.reading.seen.update({basename(command.argv[0]), basename(program)})
         redirects = [Redirect(op, "/dev/null" if target.lower() in ("nul", "nul:") else _path(target))
                      for op, target in command.redirects]
@@ -832,6 +957,60 @@ class _Cmd:
         variables = list(dict.fromkeys(command.variables))
         self.analyser.simple(SimpleCommand(argv, redirects=redirects, upstream=upstream, dynamic_name=command.dynamic,
                                            expanded=variables), self.findings, depth)
+        line = launched(basename(program), argv)
+        if line:
+            read_cmd(self.analyser, line, self.findings, depth + 1)
+
+
+    def remember(self, command: cmdexe.CmdCommand) -> None:
+        """`echo LINE > x.bat` (and `>>`): the lines a batch file the text writes will hold."""
+        if command.argv and command.argv[0].lower() == "echo":
+            for op, target in command.redirects:
+                if op in (">", ">>", "1>", "1>>") and target.lower().endswith((".bat", ".cmd")):
+                    name = basename(target).removesuffix(".bat").removesuffix(".cmd")
+                    line = " ".join(command.argv[1:])
+                    self.written[name] = (self.written.get(name, []) if op.endswith(">>") else []) + [line]
+
+
+def launched(name: str, argv: list[str]) -> str | None:
+    """The command line a program is told to run elsewhere or later: `wmic process call create`,
+    `Invoke-WmiMethod`/`Invoke-CimMethod` on Win32_Process, `schtasks /create … /tr`, `at`,
+    `forfiles /c` (with `@path` as everything under `/p`) and `runas`."""
+    lower = [a.lower() for a in argv[1:]]
+    if name == "wmic":
+        for i in range(len(lower) - 2):
+            if lower[i] == "call" and lower[i + 1] == "create" and "process" in lower[:i]:
+                return " ".join(argv[i + 3:])
+        return None
+    if name in ("invoke-wmimethod", "invoke-cimmethod"):
+        text = " ".join(lower)
+        if "win32_process" not in text or "create" not in text:
+            return None
+        for i, arg in enumerate(lower):
+            if arg.startswith("-a") and "argumentlist".startswith(arg[1:]) and i + 1 < len(lower):
+                return argv[i + 2]
+            if "commandline" in arg:
+                found = re.search(r"(?i)commandline\s{0,4}=\s{0,4}['\"]?([^'\"}]{1,2000})", argv[i + 1])
+                if found:
+                    return found.group(1)
+        return None
+    if name == "schtasks":
+        return next((argv[i + 2] for i, a in enumerate(lower[:-1]) if a == "/tr"), None)
+    if name == "at":
+        operands = [a for a in argv[1:] if not a.startswith("/")]
+        return operands[-1] if len(operands) > 1 else None
+    if name == "forfiles":
+        command = next((argv[i + 2] for i, a in enumerate(lower[:-1]) if a == "/c"), None)
+        if command is None:
+            return None
+        root = next((argv[i + 2] for i, a in enumerate(lower[:-1]) if a == "/p"), ".")
+        items = root.rstrip("/\\") + "/*"
+        command = re.sub(r"(?i)@(?:path|file|fname|relpath)", items, command.replace("0x22", '"'))
+        return command + (" /s" if "/s" in lower else "")
+    if name == "runas":
+        operands = [a for a in argv[1:] if not a.startswith("/")]
+        return operands[-1] if operands else None
+    return None
 
 
 def _started(argv: list[str]) -> list[str]:
