@@ -22,7 +22,7 @@ from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup
 from engine.gate.packs import Bank
 from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
-from engine.gate.shell import reads
+from engine.gate.shell import reads, windows
 from engine.gate.shell.decode import listing, simulate
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
@@ -113,11 +113,12 @@ class Analyser:
         findings.hits.append(Hit(self.bank[rule_id], detail[:200]))
 
     def script(self, text: str, findings: Findings, depth: int = 0, positional: list[str] | None = None,
-               environment: dict[str, str] | None = None) -> None:
+               environment: dict[str, str] | None = None, dialects: bool = True) -> None:
         """Analyses shell source; never returns without at least an `unknown` or a hit for odd input.
 
         `positional` are the script's `$0 $1 …` when the caller knows them (`sh -c CODE NAME ARGS`),
-        `environment` the variables it was started with."""
+        `environment` the variables it was started with. Windows text is also read as PowerShell
+        and cmd.exe (`engine/gate/shell/windows.py`) unless `dialects` is off (that reading's own bash pass)."""
         if depth > MAX_DEPTH:
             self.hit(findings, "obfuscation.deep-nesting", text)
             return
@@ -125,6 +126,9 @@ class Analyser:
         if len(text) > MAX_TEXT:
             self.hit(findings, "shell.too-large", f"{len(text)} characters")
             self.raw(text, findings, fallback=True)
+            return
+        if dialects and windows.applies(text):
+            windows.read(self, text, findings, depth)
             return
         if "$IFS" in text:
             text = _BARE_IFS.sub("${IFS}", text)
@@ -268,8 +272,13 @@ class Analyser:
                         hits.append(Hit(item, " ".join(where.argv)))
                         matched = named = True
         handled = self.follow(cmd, findings, depth, via, stages, named, files or {})
-        if not matched and not handled and not readonly.read_only(cmd, self.extra):
+        if not matched and not handled and not self.proven(cmd):
             findings.unknown.append(cmd.argv[0])
+
+    def proven(self, cmd: Command) -> bool:
+        """Read-only by its pack's option table, or else by the read-only list."""
+        proof = self.bank.read_only.get(cmd.name)
+        return proof(cmd) is None if proof is not None else readonly.read_only(cmd, self.extra)
 
     def generic(self, cmd: Command) -> list[Check]:
         """Rules for any program, plus those scoped to redirects, environment or a path-named program."""
@@ -292,6 +301,8 @@ class Analyser:
         name = cmd.name
         if files and cmd.argv[0] in files:
             self.script(files[cmd.argv[0]], findings, depth + 1)
+        if name in windows.FOLLOWS:
+            return windows.follow(self, cmd, findings, depth, stages)
         if name in SHELLS:
             return self.shell(cmd, findings, depth, via, stages, files)
         family = interpreter(name)
