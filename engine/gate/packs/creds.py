@@ -39,14 +39,16 @@ def _assigned(cmd: Command) -> list[str]:
 
 _HASH_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/master.passwd",
                "/etc/security/opasswd", "/etc/security/passwd")
-# Programs that change or list a file without printing what is in it.
-_NOT_PRINTING = reads.NAMES_ONLY | frozenset("chmod chown chgrp chattr lsattr setfacl getfacl touch rm mv ln vipw".split())
+# Programs that change a file without printing what is in it (listers are `reads.NAMES_ONLY`).
+_CHANGES_ONLY = frozenset("chmod chown chgrp chattr lsattr setfacl getfacl touch rm mv ln vipw".split())
 
 
 def _dumps_hashes(cmd: Command) -> str | None:
     """A privileged read of the password hashes (`sudo cat /etc/shadow`, `doas cp /etc/shadow x`):
     as root the read succeeds, and the hashes can be cracked offline."""
-    if not cmd.wrappers or cmd.name in _NOT_PRINTING or not PRIVILEGED.intersection(cmd.wrappers):
+    if not cmd.wrappers or not PRIVILEGED.intersection(cmd.wrappers):
+        return None
+    if cmd.name in _CHANGES_ONLY or cmd.name in reads.NAMES_ONLY:
         return None
     words = [*cmd.args, *(r.target for r in cmd.redirects if not r.writes and r.op.startswith("<"))]
     for word in words:

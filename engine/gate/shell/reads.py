@@ -20,6 +20,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.gate.memo import per_word
 from engine.gate.paths import SECRET_NAMES, SECRET_SAMPLES, fold, is_device, may_be_secret, reaches_secret
@@ -31,7 +32,6 @@ from engine.gate.shell.view import Command, basename
 NAMES_ONLY = frozenset(
     "ls dir vdir tree stat du find test [ [[ echo printf basename dirname realpath readlink cd pushd popd"
     " which whereis type true false : pwd whoami id uname nproc".split()
-    + "get-childitem get-item get-acl test-path resolve-path split-path join-path convert-path where".split()
 )
 _PATTERN_FIRST = frozenset("grep egrep fgrep rg ag ack sed gsed awk gawk mawk nawk jq yq look".split())
 _PATTERN_OPTIONS = frozenset({"-e", "--regexp", "--expression", "--source"})
@@ -316,6 +316,7 @@ _PATH_LITERAL = re.compile(r"""['"]([~/$][^'"\s]{1,200})['"]""")
 _ACCOUNTS = frozenset({"/etc/passwd", "/etc/master.passwd"})
 MAX_SUBSTITUTIONS = 8
 MAX_NESTING = 3
+MAX_COMMANDS = 32
 
 
 def issuers(variable: str) -> tuple[str, ...]:
@@ -355,30 +356,36 @@ def substitutions(text: str) -> list[str]:
                 break
             index = end + 1
             continue
-        depth, cursor = 0, start + 1
-        while cursor < len(text):
-            if text[cursor] == "(":
-                depth += 1
-            elif text[cursor] == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            cursor += 1
+        cursor = _closing(text, start + 1)
         found.append(text[start + 2 : cursor])
         index = cursor + 1
     return found
 
 
+_PARENTHESES = re.compile(r"[()]")
+
+
+def _closing(text: str, opening: int) -> int:
+    """The position of the parenthesis closing the one at `opening` (the end of `text` if none)."""
+    depth = 0
+    for match in _PARENTHESES.finditer(text, opening):
+        depth += 1 if match.group() == "(" else -1
+        if depth == 0:
+            return match.start()
+    return len(text)
+
+
 def text_source(text: str, cwd: str | None = None, depth: int = 0) -> Source | None:
     """Secret material the commands of a script print (the body of a substitution): any of them
-    reading a secret, printing the environment or a credential, or expanding a secret variable."""
+    reading a secret, printing the environment or a credential, or expanding a secret variable.
+    The parse already lists the commands of nested substitutions, so they are not expanded again."""
     if depth > MAX_NESTING or not text.strip():
         return None
     found = variable_source([text])
     if found is not None:
         return found
-    for command in parse(text[:4000]).commands:
-        found = stage_source(command.argv, cwd, depth + 1)
+    for command in parse(text[:4000]).commands[:MAX_COMMANDS]:
+        found = stage_source(command.argv, cwd, MAX_NESTING)
         if found is not None:
             return found
         for redirect in command.redirects:
@@ -393,18 +400,23 @@ def pipeline_source(stages: str, cwd: str | None = None) -> Source | None:
     """Secret material the earlier stages of a pipeline feed on (`Command.upstream`, stages joined
     by ` | `): each stage is read as `stage_source` reads a command."""
     for stage in stages.split(" | "):
-        inner = substitutions(stage)
-        for body in inner:
-            found = text_source(body, cwd, 1)
-            if found is not None:
-                return found
-        if inner:
-            for body in inner:
-                stage = stage.replace(body, " ")
-        found = stage_source(stage.replace("$(", " ").split(), cwd)
+        found = _stage_text_source(stage, cwd) if len(stage) <= 256 else _stage_text_source.__wrapped__(stage, cwd)
         if found is not None:
             return found
     return None
+
+
+@lru_cache(maxsize=1024)
+def _stage_text_source(stage: str, cwd: str | None) -> Source | None:
+    """One pipeline stage, as joined words (a long pipeline shows each stage to every later one)."""
+    inner = substitutions(stage)
+    for body in inner:
+        found = text_source(body, cwd, 1)
+        if found is not None:
+            return found
+    for body in inner:
+        stage = stage.replace(body, " ")
+    return stage_source(stage.replace("$(", " ").split(), cwd)
 
 
 def stage_source(argv: Sequence[str], cwd: str | None = None, depth: int = 0) -> Source | None:
@@ -418,10 +430,11 @@ def stage_source(argv: Sequence[str], cwd: str | None = None, depth: int = 0) ->
     program, name = un.argv, un.name
     if not program:
         return Source("the environment") if "env" in un.launchers else None
-    for body in substitutions(" ".join(program)) if any("$(" in w or "`" in w for w in program) else ():
-        found = text_source(body, cwd, depth + 1)
-        if found is not None:
-            return found
+    if depth < MAX_NESTING and any("$(" in w or "`" in w or "<(" in w for w in program):
+        for body in substitutions(" ".join(program)):
+            found = text_source(body, cwd, depth + 1)
+            if found is not None:
+                return found
     found = variable_source(program)
     if found is not None:
         return found
