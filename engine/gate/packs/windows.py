@@ -611,6 +611,24 @@ RULES = [
     rule("win.write-volume", CATASTROPHIC, "windows fs", "writes raw bytes over a disk or volume", scope="redirect",
          tier=IRREVERSIBLE, test=lambda c: any(winpath.is_device(t) for t in c.out_targets()),
          examples=["type zero.bin > \\\\.\\PhysicalDrive0"], counter=["type x > out.bin"]),
+    rule("win.fallback-delete", CATASTROPHIC, "windows fs obfuscation",
+         "text that could not be analysed deletes a Windows root", raw="fallback", tier=IRREVERSIBLE,
+         needles="remove-item ri rm rd rmdir del erase",
+         args=r"(?i)\b(?:remove-item|ri|rm|rd|rmdir|del|erase)\b(?=[^\n;&|]{0,200}\s[-/\u2013](?:r\w{0,7}|s)\b)"
+              r"[^\n;&|]{0,200}?[\s\"'(](?:[a-z]:[\\/]?\*?(?=[\"'\s;&|)]|$)|%(?:systemroot|windir|systemdrive|userprofile"
+              r"|programfiles)%|\$\{?env:(?:systemroot|windir|systemdrive|userprofile|programfiles)|\$home\b)",
+         examples=["Remove-Item -Recurse -Force C:\\ " + "; Get-Date" * 3000, "rd /s /q %SystemRoot% (x"],
+         counter=["rd /s /q build (x"]),
+    rule("win.fallback-system", CATASTROPHIC, "windows evasion obfuscation",
+         "unanalysed text deletes shadow copies or boot entries, clears logs, or turns off Defender or the firewall",
+         raw="fallback", tier=IRREVERSIBLE,
+         needles="vssadmin shadowcopy bcdedit wevtutil clear-eventlog set-mppreference advfirewall format reg",
+         args=r"(?i)\bvssadmin(?:\.exe)?\s{1,4}delete\s{1,4}shadows|\bshadowcopy\s{1,4}delete|\bbcdedit(?:\.exe)?\s{1,4}/delete"
+              r"|\bwevtutil(?:\.exe)?\s{1,4}(?:cl|clear-log)\b|\bclear-eventlog\b|\bset-mppreference\s[^\n;|]{0,200}-disable\w{0,40}"
+              r"\s{1,4}(?:\$true|1)\b|\badvfirewall\s{1,4}set\s{1,4}\w{1,20}\s{1,4}state\s{1,4}off|\bformat(?:\.com)?\s{1,4}[a-z]:"
+              r"|\breg(?:\.exe)?\s{1,4}(?:delete|save)\s{1,4}[\"']?(?:hklm|hkey_local_machine)[\\/](?:system|sam|security)\b",
+         examples=["vssadmin delete shadows /all /quiet " + "; Get-Date" * 3000, "wevtutil cl Security (x"],
+         counter=["vssadmin list shadows (x"]),
     rule("win.fork-bomb", CATASTROPHIC, "windows exec", "a batch fork bomb: starts itself until the machine stops",
          raw="always", needles="%0", tier=IRREVERSIBLE, args=r"%0\s{0,4}\|\s{0,4}%0|start\s{1,4}(?:\"\"\s{1,4})?%0\b",
          examples=["%0|%0", ":a & start %0 & goto a"], counter=["echo %0"]),

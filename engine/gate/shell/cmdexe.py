@@ -29,6 +29,7 @@ _PERCENT = re.compile(r"%%~?[a-z$:]*[a-z]|%~[a-z$:]*[0-9*]|%[0-9*]|%([^%\s=]{1,8
 _UNKNOWN = re.compile(r"%[^%\s]{1,80}%|![^!\s]{1,80}!|%~?[0-9*]|%%?~?[a-z]\b", re.I)
 _SET = re.compile(r'(?i)^\s*@?set\s+(?:/a\s+)?"?([^=\s"]{1,80})=([^"&|\n]*)"?')
 MAX_COMMANDS = 200
+MAX_NESTING = 8
 
 
 class CmdSyntaxError(ValueError):
@@ -137,6 +138,7 @@ def tokens(line: str) -> list[_Token]:
 class _Reader:
     def __init__(self) -> None:
         self.commands: list[CmdCommand] = []
+        self.depth = 0
 
     def add(self, command: CmdCommand) -> None:
         if len(self.commands) >= MAX_COMMANDS:
@@ -145,6 +147,15 @@ class _Reader:
 
     def sequence(self, items: list[_Token], variables: list[str]) -> None:
         """Commands joined by `&`, `&&`, `||`, with `|` pipelines and `( … )` groups."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise CmdSyntaxError("nested too deeply")
+        try:
+            self._sequence(items, variables)
+        finally:
+            self.depth -= 1
+
+    def _sequence(self, items: list[_Token], variables: list[str]) -> None:
         stages: list[CmdCommand] = []
         current: list[_Token] = []
         i = 0
@@ -212,6 +223,8 @@ class _Reader:
                 continue
             words.append(first if i == head else item.text)
             i += 1
+        if not words:
+            return None
         if lower in BUILTINS:
             words = [words[0]] + [part for word in words[1:] for part in _switches(word)]
         dynamic = bool(_UNKNOWN.search(words[0]))
@@ -329,5 +342,7 @@ def read(text: str) -> CmdScript:
                     assigned[match.group(1).lower()] = match.group(2).strip()
     except CmdSyntaxError as error:
         script.error = str(error)
+    except RecursionError:
+        script.error = "nested too deeply"
     script.commands = reader.commands
     return script

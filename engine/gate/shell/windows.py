@@ -47,7 +47,8 @@ _CMD_EVIDENCE = re.compile(
     r"(?i)%[^%\s]{1,80}%|%%?~?[a-z0-9]\b|\^|(?:^|[&|(]\s*)@?(?:for\s+(?:/[dlrf]\s+)?%|if\s+(?:/i\s+)?(?:not\s+)?"
     r"(?:exist|defined|errorlevel)\b|echo\s+off\b|rem\s)|(?:^|[&|(]\s*)@?(?:del|erase|rd|rmdir|dir|copy|move|xcopy"
     r"|type|md|mkdir)(?:\s[^&|\n]{0,200})?\s/[a-z]\b|\b(?:rd|del)/[a-z]")
-MAX_NESTING = 40
+MAX_NESTING = 12
+MAX_CALLS = 32
 _UNIX = frozenset("cat cd chdir clear cp curl diff echo history kill ls man mount mv popd ps pushd pwd rm rmdir sleep sort"
                   " tee type wget write help mkdir h r set select group measure compare dir fc lp find more tree hostname"
                   " whoami date time path at expand format where cpp for if do done then else elif fi while until case"
@@ -617,9 +618,11 @@ class _PowerShell:
         else:
             self.analyser.simple(SimpleCommand([program] + arguments.split()), self.findings, depth)
 
-    def literal(self, expression: str, scope: dict[str, Binding]) -> Binding | None:
+    def literal(self, expression: str, scope: dict[str, Binding], nesting: int = 0) -> Binding | None:
         """What an expression stands for when it is a literal, a place or a bound variable."""
         text = expression.strip()
+        if nesting > 8 or len(text) > 4000:
+            return None
         variable = re.fullmatch(r"\$([\w:]+)", text)
         if variable is not None:
             name = variable.group(1).lower()
@@ -628,14 +631,14 @@ class _PowerShell:
                 return bound
         parts = _concatenated(text)
         if len(parts) > 1:
-            values = [self.literal(part, scope) for part in parts]
+            values = [self.literal(part, scope, nesting + 1) for part in parts]
             if all(v is not None and len(v.texts) == 1 for v in values):
                 return Binding(["".join(v.texts[0] for v in values)])
             return None
         word = powershell.value(text)
         if word is None or word.dynamic or word.param:
             if word is not None and word.code and word.text.startswith("(") and not word.expression and len(word.code) == 1:
-                return self.literal(word.code[0], scope)
+                return self.literal(word.code[0], scope, nesting + 1)
             return None
         return Binding([_path(word.text)])
 
@@ -669,7 +672,10 @@ class _PowerShell:
         """Method calls in an expression: deletions, log clearing, decoded or created code, processes."""
         if "(" not in expression:
             return
-        for match in _CALL.finditer(expression):
+        for count, match in enumerate(_CALL.finditer(expression)):
+            if count >= MAX_CALLS:
+                self.hit("ps.dotnet-call", expression[:200])
+                return
             receiver = (match.group(1) or "").lower().replace("`", "")
             method = match.group(2).lower()
             arguments = _arguments(expression, match.end() - 1)
