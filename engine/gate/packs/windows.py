@@ -296,6 +296,19 @@ def _hive_copy(cmd: Command) -> str | bool:
     return False
 
 
+_CREDENTIAL_FILE = re.compile(
+    r"(?i)(?:^|[\\/])(?:microsoft[\\/](?:credentials|protect|vault)(?:[\\/]|$)|login data$|cookies$|web data$"
+    r"|unattend(?:ed)?\.xml$|sysprep\.(?:xml|inf)$|groups\.xml$|consolehost_history\.txt$|ntuser\.dat$|logins\.json$|key[34]\.db$)")
+
+
+def _credential_file(cmd: Command) -> str | bool:
+    for arg in cmd.args:
+        text = arg.strip("'\"")
+        if _CREDENTIAL_FILE.search(text) or "historysavepath" in text.lower():
+            return arg
+    return False
+
+
 def _lsass_dump(cmd: Command) -> bool:
     text = cmd.text.lower()
     return "lsass" in text and (cmd.name.startswith("procdump") or cmd.name in ("sqldumper", "createdump", "rdrleakdiag",
@@ -553,12 +566,23 @@ RULES = [
                    "rundll32.exe C:\\Windows\\System32\\comsvcs.dll, MiniDump 624 C:\\temp\\l.dmp full"],
          counter=["procdump -ma notepad.exe"]),
     rule("win.ntds-dump", CATASTROPHIC, "windows creds", "copies the domain's password database (NTDS.dit) or the SAM hives",
-         names="ntdsutil esentutl copy xcopy robocopy copy-item cp vssadmin expand", tier=IRREVERSIBLE, cite=True,
+         names="ntdsutil esentutl copy xcopy robocopy copy-item cp vssadmin expand get-content type cat more findstr"
+               " select-string format-hex certutil", tier=IRREVERSIBLE, cite=True,
          test=lambda c: _ntdsutil(c) if c.name == "ntdsutil" else _esentutl(c) if c.name == "esentutl" else _hive_copy(c),
          examples=["ntdsutil \"ac i ntds\" \"ifm\" \"create full c:\\temp\\ifm\" q q",
                    "esentutl.exe /y /vss C:\\Windows\\NTDS\\ntds.dit /d C:\\temp\\ntds.dit",
                    "copy \\\\?\\GLOBALROOT\\Device\\HarddiskVolumeShadowCopy1\\Windows\\System32\\config\\SAM C:\\temp\\SAM"],
          counter=["copy a.txt b.txt", "ntdsutil /?"]),
+    rule("win.credential-files", DANGEROUS, "windows creds",
+         "reads Windows credential stores (DPAPI keys, saved credentials, browser logins, unattended-setup passwords)",
+         names="get-content type cat more copy copy-item xcopy robocopy findstr select-string format-hex certutil"
+               " compress-archive tar expand-archive", tier=IRREVERSIBLE, test=lambda c: _credential_file(c), cite=True,
+         examples=["type %APPDATA%\\Microsoft\\Credentials\\DFBE70A7E5CC19A398EBF1B96859CE5D",
+                   "Get-Content C:\\Windows\\Panther\\unattend.xml",
+                   "copy \"%LOCALAPPDATA%\\Google\\Chrome\\User Data\\Default\\Login Data\" x.db",
+                   "gc (Get-PSReadLineOption).HistorySavePath",
+                   "Get-Content $env:APPDATA\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history.txt"],
+         counter=["type notes.txt"]),
     rule("win.accounts", DANGEROUS, "windows creds", "creates, deletes or changes user accounts and group membership",
          names="net net1 add-localgroupmember new-localuser", tier=IRREVERSIBLE,
          test=lambda c: c.name not in ("net", "net1") or _net_account_change(c),
@@ -675,7 +699,10 @@ def _no_operands(args: list[str]) -> str | None:
 
 
 def _reg_query(args: list[str]) -> str | None:
-    return None if args and registry_key(args[0]) is not None else "reg query needs a registry key"
+    """A local key (`\\\\host\\HKLM\\…` reads another machine's registry over the network)."""
+    if not args or registry_key(args[0]) is None:
+        return "reg query needs a registry key"
+    return "reg query of another machine" if args[0].startswith(("\\\\", "//")) else None
 
 
 def _netsh_show(cmd: Command) -> str | None:
