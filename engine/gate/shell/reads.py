@@ -32,6 +32,7 @@ from engine.gate.shell.view import Command, basename
 NAMES_ONLY = frozenset(
     "ls dir vdir tree stat du find test [ [[ echo printf basename dirname realpath readlink cd pushd popd"
     " which whereis type true false : pwd whoami id uname nproc".split()
+    + "get-childitem get-item get-acl test-path resolve-path split-path join-path convert-path where".split()
 )
 _PATTERN_FIRST = frozenset("grep egrep fgrep rg ag ack sed gsed awk gawk mawk nawk jq yq look".split())
 _PATTERN_OPTIONS = frozenset({"-e", "--regexp", "--expression", "--source"})
