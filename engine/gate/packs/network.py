@@ -173,7 +173,7 @@ def _expanded_sources(word: str, cwd: str | None) -> Iterator[reads.Source]:
 
 _BATCH_PUT = re.compile(r"(?:^|[\n;])\s{0,8}(?:m?put|reput|send|append)\s{1,8}(?:-\w{1,4}\s{1,8}){0,3}([^\s;]{1,400})", re.I)
 _BATCH_SENDERS = frozenset("sftp ftp lftp smbclient tftp".split())
-_EXPANDS = ("$", "`", "<(")
+_FLAG = re.compile(r"--?[\w-]{1,64}")
 
 
 def carried(cmd: Command) -> Iterator[reads.Source]:
@@ -185,9 +185,9 @@ def carried(cmd: Command) -> Iterator[reads.Source]:
     name, cwd = cmd.name, cmd.cwd
     plain = name not in HTTP and name not in LOOKUPS and name not in SOCKETS and name != "ssh"
     for index, word in enumerate(cmd.args):
-        if index in used:
+        if index in used or (word[:1] == "-" and _FLAG.fullmatch(word) is not None):
             continue
-        if any(marker in word for marker in _EXPANDS):
+        if "$" in word or "`" in word or "<(" in word:
             yield from _expanded_sources(word, cwd)
         if "://" in word and not word.startswith("file://"):
             continue
@@ -215,7 +215,7 @@ def carried(cmd: Command) -> Iterator[reads.Source]:
             found = reads.path_source(target, cwd)
             if found is not None:
                 yield found
-            elif any(marker in target for marker in _EXPANDS):
+            elif "$" in target or "`" in target or "<(" in target:
                 yield from _expanded_sources(target, cwd)
     if name in _BATCH_SENDERS:
         for script in (cmd.stdin or "", *cmd.args):
@@ -292,7 +292,7 @@ def exfiltrates(cmd: Command) -> str | None:
     it (`$GITHUB_TOKEN` to api.github.com) or anything sent only to this machine is not exfiltration.
     `xargs` handing a sender its input (`base64 ~/.ssh/id_rsa | xargs -I{} curl …?d={}`) sends that input."""
     if cmd.name in ("xargs", "parallel"):
-        return _hands_on(cmd)
+        return _hands_on(cmd) if cmd.upstream or cmd.redirects else None
     if not _sends(cmd):
         return None
     hosts: list[str] | None | bool = False

@@ -470,6 +470,15 @@ def stage_source(argv: Sequence[str], cwd: str | None = None, depth: int = 0) ->
 def path_source(word: str, cwd: str | None = None) -> Source | None:
     """A secret, the account list or a raw disk named by one word. `/etc/passwd` may be read (it is
     world-readable), but sending it off the machine hands over the list of accounts to attack."""
+    return _path_source_here(word) if cwd is None else _path_source(word, cwd)
+
+
+@per_word(limit=256)
+def _path_source_here(word: str) -> Source | None:
+    return _path_source(word, None)
+
+
+def _path_source(word: str, cwd: str | None) -> Source | None:
     found = _secret_word(word) if cwd is None else _secret_word_in(word, cwd)
     if found is not None:
         return Source(found)
