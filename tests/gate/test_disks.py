@@ -310,6 +310,12 @@ def test_read_only_forms_are_not_disk_findings(shell, command: str) -> None:
     assert not [rule for rule in verdict.rules if rule.startswith(_DISK_RULES)], (command, verdict)
 
 
+@pytest.mark.parametrize("command", [c for c in READ_ONLY if ">" not in c])
+def test_read_only_forms_are_safe(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.SAFE, (command, verdict)
+
+
 @pytest.mark.parametrize("command", [c for c in READ_ONLY if "/dev/" in c and ">" not in c and not c.startswith("ls ")])
 def test_disk_pack_proves_its_read_only_forms(command: str) -> None:
     argv = tuple(command.split())

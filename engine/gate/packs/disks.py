@@ -421,7 +421,7 @@ def only_with(required: str, table: Options) -> Proof:
 
 def _parted_operands(operands: list[str]) -> str | None:
     words = [word.lower() for word in operands[1:]]
-    if not words:
+    if operands and not words:
         return "parted: opened on a disk without commands, it reads them from its input"
     if any(word not in _PARTED_READS and not word.replace(".", "").isdigit() for word in words):
         return "parted: only print, unit and align-check are known to be read-only"
