@@ -86,6 +86,14 @@ CATASTROPHIC_ROOTS = [
     "Start-Process cmd -ArgumentList '/c rd /s /q C:\\'",
     "sal x Remove-Item; x C:\\ -Recurse -Force",
     "robocopy C:\\empty C:\\Windows /MIR",
+    "wsl rm -rf /mnt/c/Windows",
+    "wsl -d Ubuntu -u root -- rm -rf /mnt/c/Users",
+    "C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -c Remove-Item -Recurse -Force C:\\Users",
+    "%SystemRoot%\\System32\\cmd.exe /c rd /s /q %USERPROFILE%",
+    "\"C:\\Program Files\\PowerShell\\7\\pwsh.exe\" -NoProfile -c \"Remove-Item -Recurse -Force $HOME\"",
+    "cmd /c \"echo Remove-Item -Recurse -Force C:\\ | powershell -\"",
+    "bash -c 'powershell.exe -c \"Remove-Item -Recurse -Force C:\\\\\"'",
+    "Remove-Item -Recurse -Force /",
     "Remove-Item -Path C:\\* -Recurse -Force",
     "Remove-Item -Path \"C:\\Windows\\\" -Recurse",
     "rm -r -fo 'C:\\Program Files'",
@@ -331,6 +339,9 @@ DANGEROUS = [
     "wevtutil epl Security C:\\temp\\s.evtx",
     "gpresult /h report.html",
     "findstr /s /i password *.xml > hits.txt",
+    "wsl",
+    "wsl --unregister Ubuntu",
+    "Remove-Item -Recurse -Force $env:TEMP\\*",
     "ForEach-Object Delete",
 ]
 
@@ -440,6 +451,8 @@ SAFE = [
     "Get-MpThreatDetection | Sort-Object InitialDetectionTime",
     "Get-LocalGroupMember -Group Administrators",
     "Get-ScheduledTask | Where-Object State -eq Ready | Select-Object TaskName",
+    "wsl --list --verbose",
+    "wsl ls /mnt/c/Users",
 ]
 
 

@@ -269,6 +269,7 @@ def _wevtutil_clear(cmd: Command) -> bool:
     return args[0] in ("cl", "clear-log", "um", "uninstall-manifest")
 
 
+_WSL_MOUNT = re.compile(r"/mnt/([a-zA-Z])(?:/(.*))?")
 _SC_CHANGES = frozenset("start stop pause continue config create failure sdset control privs sidtype triggerinfo"
                         " description delete".split())
 
@@ -653,6 +654,12 @@ RULES = [
               r"|\breg(?:\.exe)?\s{1,4}(?:delete|save)\s{1,4}[\"']?(?:hklm|hkey_local_machine)[\\/](?:system|sam|security)\b",
          examples=["vssadmin delete shadows /all /quiet " + "; Get-Date" * 3000, "wevtutil cl Security (x"],
          counter=["vssadmin list shadows (x"]),
+    rule("win.wsl-delete-root", CATASTROPHIC, "windows fs", "recursively deletes a Windows root through its WSL mount (/mnt/c)",
+         names="rm", tier=IRREVERSIBLE, test=lambda c: bool({"-r", "-R", "--recursive"} & c.flags) and any(
+             _WSL_MOUNT.fullmatch(op) and winpath.is_root(_WSL_MOUNT.sub(r"\1:/\2", op)) for op in c.operands),
+         examples=["rm -rf /mnt/c/Windows", "wsl rm -rf /mnt/c/Users/bob", "rm -rf /mnt/d/"], counter=["rm -rf /mnt/c/src/build"]),
+    rule("win.wsl-admin", DANGEROUS, "windows exec", "installs, removes, imports or shuts down WSL distributions",
+         trigger=True, tier=IRREVERSIBLE, examples=["wsl --unregister Ubuntu", "wsl --shutdown"], counter=["wsl --list"]),
     rule("win.fork-bomb", CATASTROPHIC, "windows exec", "a batch fork bomb: starts itself until the machine stops",
          raw="always", needles="%0", tier=IRREVERSIBLE, args=r"%0\s{0,4}\|\s{0,4}%0|start\s{1,4}(?:\"\"\s{1,4})?%0\b",
          examples=["%0|%0", ":a & start %0 & goto a"], counter=["echo %0"]),

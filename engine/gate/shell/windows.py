@@ -38,7 +38,7 @@ from engine.gate.shell.view import basename
 if TYPE_CHECKING:
     from engine.gate.shell.analyse import Analyser
 
-FOLLOWS = frozenset({"powershell", "pwsh", "powershell_ise", "cmd"})
+FOLLOWS = frozenset({"powershell", "pwsh", "powershell_ise", "cmd", "wsl"})
 # Words bash takes for a program in PowerShell text (`-MaxEvents` after a `;` inside `@{…}`) that no
 # search path holds.
 _NOT_PROGRAMS = ("-", "{", "}", "@")
@@ -269,7 +269,47 @@ def follow(analyser: "Analyser", cmd, findings: Findings, depth: int,
     """`powershell …`, `pwsh …` and `cmd …`: the code they run is read; True (the command is handled)."""
     if cmd.name == "cmd":
         return _follow_cmd(analyser, cmd, findings, depth, stages)
+    if cmd.name == "wsl":
+        return _follow_wsl(analyser, cmd, findings, depth)
     return _follow_powershell(analyser, cmd, findings, depth, stages)
+
+
+_WSL_VALUED = frozenset({"-d", "--distribution", "-u", "--user", "--cd", "--shell-type", "--distribution-id"})
+_WSL_LISTS = frozenset({"--list", "-l", "--all", "--running", "--quiet", "-q", "--verbose", "-v", "--online", "-o",
+                        "--status", "--version", "--help"})
+_WSL_ADMIN = frozenset({"--install", "--unregister", "--import", "--export", "--set-default", "-s", "--set-version",
+                        "--set-default-version", "--shutdown", "--terminate", "-t", "--update", "--mount", "--unmount",
+                        "--uninstall", "--manage", "--import-in-place"})
+
+
+def _follow_wsl(analyser: "Analyser", cmd, findings: Findings, depth: int) -> bool:
+    """`wsl [options] [--|-e] command`: the Linux command it runs (shell text unless `-e`); with no command, a shell."""
+    args = list(cmd.args)
+    if args and all(a.lower() in _WSL_LISTS for a in args):
+        return True
+    i = 0
+    while i < len(args):
+        arg = args[i].lower()
+        if arg in _WSL_ADMIN:
+            analyser.hit(findings, "win.wsl-admin", " ".join(cmd.argv))
+            return True
+        if arg in ("-e", "--exec", "--"):
+            rest = args[i + 1:]
+            if rest:
+                analyser.simple(SimpleCommand(rest), findings, depth + 1) if arg != "--" else \
+                    analyser.script(" ".join(rest), findings, depth + 1)
+                return True
+            break
+        if arg in _WSL_VALUED:
+            i += 2
+            continue
+        if arg.startswith("-"):
+            i += 1
+            continue
+        analyser.script(" ".join(args[i:]), findings, depth + 1)
+        return True
+    analyser.hit(findings, "exec.shell-spawn", " ".join(cmd.argv))
+    return True
 
 
 _PS_CLI = ("command", "encodedcommand", "file", "executionpolicy", "windowstyle", "noprofile", "noninteractive", "nologo",
