@@ -577,7 +577,7 @@ RULES = [
     rule("win.credential-files", DANGEROUS, "windows creds",
          "reads Windows credential stores (DPAPI keys, saved credentials, browser logins, unattended-setup passwords)",
          names="get-content type cat more copy copy-item xcopy robocopy findstr select-string format-hex certutil"
-               " compress-archive tar expand-archive", tier=IRREVERSIBLE, test=lambda c: _credential_file(c), cite=True,
+               " compress-archive expand-archive", tier=IRREVERSIBLE, test=lambda c: _credential_file(c), cite=True,
          examples=["type %APPDATA%\\Microsoft\\Credentials\\DFBE70A7E5CC19A398EBF1B96859CE5D",
                    "Get-Content C:\\Windows\\Panther\\unattend.xml",
                    "copy \"%LOCALAPPDATA%\\Google\\Chrome\\User Data\\Default\\Login Data\" x.db",

@@ -52,7 +52,11 @@ MAX_CALLS = 32
 _UNIX = frozenset("cat cd chdir clear cp curl diff echo history kill ls man mount mv popd ps pushd pwd rm rmdir sleep sort"
                   " tee type wget write help mkdir h r set select group measure compare dir fc lp find more tree hostname"
                   " whoami date time path at expand format where cpp for if do done then else elif fi while until case"
-                  " esac function in exit shift break continue return".split())
+                  " esac function in exit shift break continue return".split()) | frozenset(
+    "gm gp r lp".split())
+# PowerShell aliases that are also Unix programs able to write or run code (GraphicsMagick's `gm`, PARI's
+# `gp`, R's `r`, `lp`): bash would run that program, so a PowerShell proof of the alias says nothing about it.
+_LOOKALIKES = frozenset("gm gp r lp cpp".split())
 _VERBS = ("add|approve|assert|backup|block|build|checkpoint|clear|close|compare|complete|compress|confirm|connect|convert"
           "|convertfrom|convertto|copy|debug|deny|deploy|disable|disconnect|dismount|edit|enable|enter|exit|expand|export"
           "|find|format|foreach|get|grant|group|hide|import|initialize|install|invoke|join|limit|lock|measure|merge|mount"
@@ -65,6 +69,7 @@ _SEPARATORS = re.compile(r"[;&|\n({]")
 _BASH_CODE = re.compile(r"`|\$[({']|[<>]\(|<<|\\[\s'\"]")
 _CMD_OPERATORS = re.compile(r"[&^%()<>]")
 _PLAIN = re.compile(r"[\w./:=, -]{1,2000}")
+_PLAIN_PIPELINE = re.compile(r"[\w./:=, |;-]{1,2000}")
 _PROGRAM = re.compile(r"(?:^|[;&|\n({])[ \t]*@?(?:[&.][ \t]+)?[\"']?([\w.:\\/%$-]{1,200})")
 _BACKSLASH_HINT = re.compile(r"(?<![\w/])[A-Za-z]:\\|\\\\[?.]\\|\\\\[\w.-]{1,100}\\[\w$]")
 _PERCENT_HINT = re.compile(r"%[A-Za-z_][\w()]{0,40}%")
@@ -132,10 +137,19 @@ def applies(text: str) -> bool:
         word = first[0].lower()
         return (_PLAIN.fullmatch(text) is None or "/" in word or word.endswith(".exe") or word in powershell.ALIASES
                 or word in cmdexe.BUILTINS)
-    for match in _PROGRAM.finditer(text):
-        if _windows_name(match.group(1)):
-            return True
-    return False
+    words = [match.group(1) for match in _PROGRAM.finditer(text)]
+    if not any(_windows_name(word) for word in words):
+        return False
+    return _PLAIN_PIPELINE.fullmatch(text) is None or not all(_same_in_bash(word, index) for index, word in enumerate(words))
+
+
+def _same_in_bash(word: str, index: int) -> bool:
+    """A program word bash's fast reading treats as PowerShell would: a full cmdlet name (no alias to resolve)
+    that is not a pipeline sink needing its source's subject, or a Windows program that is not a cmd.exe built-in."""
+    lower = word.lower()
+    if _CMDLET.fullmatch(lower) is not None:
+        return index == 0 or lower not in _SINKS
+    return lower not in powershell.ALIASES and lower not in cmdexe.BUILTINS and "/" not in lower and "." not in lower
 
 
 @per_word()
@@ -209,10 +223,12 @@ def read(analyser: "Analyser", text: str, findings: Findings, depth: int) -> Non
         others.extend(cmd.findings.unknown)
     if not (unparsed and "\n" not in text.strip()):
         others.extend(bash.unknown)
+    lookalikes = [name for name in bash.unknown if basename(name) in _LOOKALIKES]
     seen = set().union(*(r.seen for r in provers))
     written = {**ps.written, **cmd.written}
     findings.unknown.extend(name for name in others if basename(name) not in seen
                             and written.get(basename(name)) not in seen and not name.startswith(_NOT_PROGRAMS))
+    findings.unknown.extend(lookalikes)
 
 
 def plan(text: str) -> tuple[bool, bool, bool]:
@@ -1070,9 +1086,19 @@ def _started(argv: list[str]) -> list[str]:
     return rest[i:]
 
 
-WINDOWS_NAMES = frozenset(
-    {alias for alias in powershell.ALIASES if alias not in _UNIX}
-    | {name for name in cmdexe.BUILTINS if name not in _UNIX}
-    | {name for item in (*winpack.RULES, *pspack.RULES) for name in item.names if name not in _UNIX}
-    | set(winpack.READ_ONLY) - _UNIX | set(pspack.READ_ONLY) | FOLLOWS
-)
+def _windows_names() -> frozenset[str]:
+    """Names that only Windows runs: the Windows packs' programs, cmdlets and aliases, less any name a
+    Unix pack proves read-only (`netstat`) or a shell has (`cd`, `for`)."""
+    from engine.gate.packs import PACKS
+
+    windows_packs = (winpack.PACK.id, pspack.PACK.id)
+    unix = set(_UNIX)
+    for pack in PACKS:
+        if pack.id not in windows_packs:
+            unix.update(pack.read_only)
+    ours = ({alias for alias in powershell.ALIASES} | set(cmdexe.BUILTINS) | set(winpack.READ_ONLY)
+            | {name for item in (*winpack.RULES, *pspack.RULES) for name in item.names})
+    return frozenset(ours - unix) | frozenset(pspack.READ_ONLY) | FOLLOWS
+
+
+WINDOWS_NAMES = _windows_names()
