@@ -10,6 +10,8 @@ from __future__ import annotations
 import base64
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.gate.verdict import Level
 
@@ -514,3 +516,74 @@ def test_reason_names_the_root(shell) -> None:
     verdict = shell("gci $env:USERPROFILE -Force | ri -Recurse -Force")
     assert "recursively deletes" in verdict.reason
     assert "c:/users/_" in verdict.reason.lower()
+
+
+PS_TARGETS = ["C:\\", "C:/", "c:\\", "\\\\?\\C:\\", "$env:SystemRoot", "${env:windir}", "$env:USERPROFILE", "$HOME", "~",
+              "$env:SystemDrive\\", "'C:\\Windows'", "'C:\\Program Files'", "C:\\Users\\*", "\"$env:ProgramFiles\""]
+PS_DELETERS = ["Remove-Item", "ri", "rm", "del", "erase", "rd", "rmdir", "Microsoft.PowerShell.Management\\Remove-Item"]
+CMD_TARGETS = ["C:\\", "%SystemRoot%", "%windir%", "%USERPROFILE%", "%SystemDrive%\\", "\"C:\\\"", "%HOMEDRIVE%%HOMEPATH%",
+               "\"%ProgramFiles%\"", "C:\\Users"]
+
+
+@st.composite
+def powershell_deletion(draw) -> str:
+    """`Remove-Item -Recurse <root>` reworded: alias, case, parameter prefixes and order, dashes, a wrapper."""
+    deleter = draw(st.sampled_from(PS_DELETERS))
+    deleter = "".join(ch.upper() if draw(st.booleans()) else ch.lower() for ch in deleter) if draw(st.booleans()) else deleter
+    dash = draw(st.sampled_from(["-", "-", "\u2013"]))
+    recurse = dash + "Recurse"[: draw(st.integers(1, 7))] + draw(st.sampled_from(["", "", ":$true"]))
+    parts = [recurse]
+    if draw(st.booleans()):
+        parts.append(dash + "Force"[: draw(st.integers(2, 5))])
+    target = draw(st.sampled_from(PS_TARGETS))
+    parts.insert(draw(st.integers(0, len(parts))), draw(st.sampled_from(["", "-Path ", "-LiteralPath "])) + target)
+    script = " ".join([deleter, *parts])
+    wrapper = draw(st.sampled_from(["", "pwsh -c", "powershell -Command", "encoded", "iex", "block", "icm", "cmd-encoded"]))
+    if wrapper in ("pwsh -c", "powershell -Command"):
+        return f"{wrapper} \"{script.replace(chr(34), chr(39))}\""
+    if wrapper == "encoded":
+        return f"powershell -NoP -W Hidden -enc {encoded(script)}"
+    if wrapper == "cmd-encoded":
+        return f"cmd /c powershell -e {encoded(script)}"
+    if wrapper == "iex":
+        return "iex '" + script.replace("'", "''") + "'"
+    if wrapper == "block":
+        return "& { " + script + " }"
+    if wrapper == "icm":
+        return "Invoke-Command -ScriptBlock { " + script + " }"
+    return script
+
+
+@st.composite
+def cmd_deletion(draw) -> str:
+    """`rd /s /q <root>` reworded: del or rd, glued switches, a caret inside the name, a wrapper."""
+    name = draw(st.sampled_from(["rd", "rmdir", "RD", "del /f", "erase"]))
+    if draw(st.booleans()) and name in ("rd", "rmdir", "RD"):
+        cut = draw(st.integers(1, len(name) - 1))
+        name = name[:cut] + "^" + name[cut:]
+    target = draw(st.sampled_from(CMD_TARGETS))
+    if name.startswith(("del", "erase")):
+        target = target.rstrip("\"").rstrip("\\") + "\\*" + ("\"" if target.endswith("\"") else "")
+    switches = draw(st.sampled_from(["/s /q", "/S /Q", "/q /s", "/s"]))
+    line = f"{name}/{switches[1:].replace(' ', '')} {target}" if draw(st.booleans()) and "^" not in name and " " not in name \
+        else f"{name} {switches} {target}"
+    wrapper = draw(st.sampled_from(["", "cmd /c", "cmd.exe /c", "start \"\" cmd /c", "cmd /c quoted", "powershell"]))
+    if wrapper == "cmd /c quoted":
+        return f"cmd /c \"{line}\""
+    if wrapper == "powershell":
+        return "powershell -c \"cmd /c " + line.replace('"', "'") + "\"" if "%" not in line else f"cmd /c {line}"
+    return f"{wrapper} {line}".strip()
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(powershell_deletion())
+def test_powershell_rewordings_stay_catastrophic(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.CATASTROPHIC, (command, verdict)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(cmd_deletion())
+def test_cmd_rewordings_stay_catastrophic(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.CATASTROPHIC, (command, verdict)

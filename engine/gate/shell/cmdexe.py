@@ -46,6 +46,7 @@ class CmdCommand:
     upstream: list["CmdCommand"] = field(default_factory=list)
     dynamic: bool = False
     variables: list[str] = field(default_factory=list)
+    tail: str = ""
 
 
 @dataclass(slots=True)
@@ -59,6 +60,8 @@ class _Token:
     text: str
     op: bool = False
     quoted: bool = False
+    start: int = -1
+    end: int = -1
 
 
 def expand(line: str, assigned: dict[str, str], variables: list[str]) -> str:
@@ -81,17 +84,20 @@ def tokens(line: str) -> list[_Token]:
     word: list[str] = []
     quoted = False
     in_quotes = False
+    start = -1
     i, n = 0, len(line)
 
     def flush() -> None:
         nonlocal quoted
         if word or quoted:
-            found.append(_Token("".join(word), quoted=quoted))
+            found.append(_Token("".join(word), quoted=quoted, start=start, end=i))
             word.clear()
             quoted = False
 
     while i < n:
         ch = line[i]
+        if not word and not quoted and ch not in " \t":
+            start = i
         if in_quotes:
             if ch == '"':
                 in_quotes = False
@@ -139,6 +145,7 @@ class _Reader:
     def __init__(self) -> None:
         self.commands: list[CmdCommand] = []
         self.depth = 0
+        self.line = ""
 
     def add(self, command: CmdCommand) -> None:
         if len(self.commands) >= MAX_COMMANDS:
@@ -228,9 +235,25 @@ class _Reader:
         if lower in BUILTINS:
             words = [words[0]] + [part for word in words[1:] for part in _switches(word)]
         dynamic = bool(_UNKNOWN.search(words[0]))
-        command = CmdCommand(words, redirects, dynamic=dynamic, variables=variables)
+        command = CmdCommand(words, redirects, dynamic=dynamic, variables=variables, tail=self.tail(items, head))
         self.add(command)
         return command
+
+    def tail(self, items: list[_Token], head: int) -> str:
+        """For `cmd … /c REST`: REST as written, as cmd.exe takes it (outer quotes stripped)."""
+        name = items[head].text.lower().rsplit("\\", 1)[-1].removesuffix(".exe")
+        if name != "cmd":
+            return ""
+        for item in items[head + 1:]:
+            if not item.op and item.text.lower().startswith(("/c", "/k")) and item.start >= 0 and item.text[2:3] != ":":
+                rest = self.line[item.start + 2:].strip()
+                end = max((i.end for i in items if not i.op), default=-1)
+                if 0 <= end < len(self.line) and end > item.start:
+                    rest = self.line[item.start + 2:end].strip()
+                if len(rest) > 1 and rest[0] == '"' and rest[-1] == '"':
+                    rest = rest[1:-1]
+                return rest
+        return ""
 
     def branch(self, items: list[_Token], variables: list[str]) -> CmdCommand | None:
         """`if [/i] [not] condition command [else command]`: the commands it may run."""
@@ -336,7 +359,8 @@ def read(text: str) -> CmdScript:
             if not line.strip():
                 continue
             variables: list[str] = []
-            reader.sequence(tokens(expand(line, assigned, variables)), variables)
+            reader.line = expand(line, assigned, variables)
+            reader.sequence(tokens(reader.line), variables)
             for match in (_SET.match(part) for part in re.split(r"&&?|\|\|?", line)):
                 if match is not None:
                     assigned[match.group(1).lower()] = match.group(2).strip()

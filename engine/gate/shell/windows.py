@@ -34,6 +34,7 @@ from engine.gate.shell.decode import simulate
 from engine.gate.shell.parse import Redirect, SimpleCommand
 from engine.gate.shell.reads import SECRET_VARIABLE
 from engine.gate.shell.view import basename
+from engine.gate.text import normalise
 
 if TYPE_CHECKING:
     from engine.gate.shell.analyse import Analyser
@@ -75,6 +76,13 @@ _BACKSLASH_HINT = re.compile(r"(?<![\w/])[A-Za-z]:\\|\\\\[?.]\\|\\\\[\w.-]{1,100
 _PERCENT_HINT = re.compile(r"%[A-Za-z_][\w()]{0,40}%")
 _DOLLAR_HINT = re.compile(r"(?i)\$\{?env:|\$(?:psversiontable|pshome|psitem|_\.)|(?:^|[;|]\s*)\$\w+\.\w")
 _TYPE_HINT = re.compile(r"\[[A-Za-z][\w.]{0,100}\]\s{0,4}::")
+_DRIVE_SLASH = re.compile(r"(?<![\w/.@:-])[A-Za-z]:/(?!/)")
+# A Unix name that PowerShell aliases (rm, rmdir, kill) given a parameter no Unix version takes
+# (`rmdir $HOME -R`, `rm ~ -Recurse`, `kill -Name MsMpEng`): PowerShell would run it.
+_POWERSHELL_STYLE = re.compile(
+    r"(?:^|[;&|({]\s{0,4})(?:(?i:rm)\b[^;&|\n]{0,300}?\s-(?!-)[A-Za-z]*[^rRfidIv\s\d-][A-Za-z]*(?=\s|$|:)"
+    r"|(?i:rmdir)\b[^;&|\n]{0,300}?\s-(?!-)(?![pv](?:\s|$))[A-Za-z]"
+    r"|(?i:kill)\b[^;&|\n]{0,300}?\s-(?![sl]\s)(?=[A-Za-z]*[a-z])[A-Za-z]{2,})")
 _ENV_DRIVE = re.compile(r"(?i)(?<![\w$])env:(?:[\\/*]|\s|$)")
 _SYSTEM_DIRS = frozenset({"c:/windows", "c:/windows/system32", "c:/windows/syswow64", "c:/windows/sysnative",
                           "c:/windows/system32/windowspowershell/v1.0", "c:/windows/syswow64/windowspowershell/v1.0",
@@ -128,7 +136,9 @@ def applies(text: str) -> bool:
     in bash's fast path, with the same rules and proofs: no second reading."""
     if ("\\" in text and _BACKSLASH_HINT.search(text) is not None or "%" in text and _PERCENT_HINT.search(text)
             or "$" in text and _DOLLAR_HINT.search(text) or "::" in text and _TYPE_HINT.search(text)
-            or "nv:" in text and _ENV_DRIVE.search(text)):
+            or "nv:" in text and _ENV_DRIVE.search(text) or ":/" in text and _DRIVE_SLASH.search(text)):
+        return True
+    if " -" in text and _POWERSHELL_STYLE.search(text) is not None:
         return True
     if _SEPARATORS.search(text) is None:
         first = text.split(None, 1)
@@ -155,6 +165,8 @@ def _same_in_bash(word: str, index: int) -> bool:
 @per_word()
 def _windows_name(word: str) -> bool:
     name = basename(word)
+    if name in powershell.ALIASES and not word.islower():
+        return True
     return (name in WINDOWS_NAMES or "-" in name and _CMDLET.fullmatch(name) is not None
             or word.lower().endswith((".exe", ".bat", ".cmd", ".ps1", ".vbs", ".msi")))
 
@@ -358,8 +370,9 @@ def _ps_parameter(arg: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def decode_base64(text: str) -> str | None:
-    """A base64 payload as text: UTF-16LE (what `-EncodedCommand` takes) or UTF-8; None if it is neither."""
+def decode_base64(text: str, utf16: bool = False) -> str | None:
+    """A base64 payload as text: UTF-16LE (what `-EncodedCommand` always takes, and what a payload with
+    mostly zero high bytes is) or UTF-8; None if it is neither."""
     cleaned = re.sub(r"\s+", "", text.strip().strip("'\""))
     if not cleaned or len(cleaned) > 200_000:
         return None
@@ -367,7 +380,7 @@ def decode_base64(text: str) -> str | None:
         raw = base64.b64decode(cleaned + "=" * (-len(cleaned) % 4), validate=True)
     except (binascii.Error, ValueError):
         return None
-    if len(raw) >= 2 and raw[1::2].count(0) * 10 >= len(raw) // 2 * 9:
+    if utf16 or len(raw) >= 2 and raw[1::2].count(0) * 10 >= len(raw) // 2 * 6:
         return raw.decode("utf-16-le", "replace")
     try:
         return raw.decode("utf-8")
@@ -395,11 +408,11 @@ def _follow_powershell(analyser: "Analyser", cmd, findings: Findings, depth: int
             break
         if parameter == "encodedcommand":
             analyser.hit(findings, "win.powershell-encoded", " ".join(cmd.argv))
-            decoded = decode_base64(args[i + 1]) if i + 1 < len(args) else None
+            decoded = decode_base64(args[i + 1], utf16=True) if i + 1 < len(args) else None
             if decoded is None:
                 findings.unknown.append("(undecodable -EncodedCommand)")
             else:
-                read_powershell(analyser, decoded, findings, depth + 1)
+                read_powershell(analyser, normalise(decoded), findings, depth + 1)
             i += 2
             continue
         if parameter == "file":
@@ -781,7 +794,7 @@ class _PowerShell:
             decoded = decode_base64(first) if first is not None else None
             if decoded is not None:
                 self.hit("obfuscation.decoded-payload", decoded)
-                self.deeper(decoded, depth)
+                self.deeper(normalise(decoded), depth)
             return
         if method == "start" and "process" in receiver:
             if first is not None:
@@ -1006,6 +1019,10 @@ class _Cmd:
                 return
         program = argv[0] if command.dynamic else _program(argv[0], {}) if "/" in argv[0] or argv[0].lower().endswith(".exe") else argv[0]
         argv[0] = program
+        if command.tail and basename(program) == "cmd":
+            switch = next((i for i, a in enumerate(command.argv) if a.lower().startswith(("/c", "/k"))), None)
+            if switch is not None:
+                argv = argv[:switch] + [command.argv[switch][:2], command.tail]
         self.remember(command)
         script = self.written.get(basename(program).removesuffix(".bat").removesuffix(".cmd"))
         if script is not None:
