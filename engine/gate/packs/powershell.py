@@ -170,6 +170,8 @@ def _delete_system(cmd: Command) -> bool:
 
 
 def _env_drive(cmd: Command) -> bool:
+    if "env:" not in cmd.text.lower():
+        return False
     bound = bind(cmd, _ITEM)
     return any(re.fullmatch(r"(?i)env:[\\/]?\*?", t) for t in _values(bound, "path", "literalpath", ""))
 

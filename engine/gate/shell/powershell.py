@@ -29,6 +29,7 @@ _WORD_END = frozenset(_SPACE + "\r\n;|&(){},<>")
 _ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _NUMBER = re.compile(r"(?i)0x[0-9a-f]+|\d+(?:\.\d+)?(?:e[+-]?\d+)?[dl]?(?:kb|mb|gb|tb|pb)?(?![\w.\\/:-])")
 _CONSTANTS = frozenset({"true", "false", "null"})
+_ORDINARY = re.compile("[^\\s;|&(){},<>`$" + SINGLE + DOUBLE + "]+")
 _VARIABLE = re.compile(r"(?:(?:global|script|local|private|using|env|variable):)?[\w?]+|\$|\^|\?", re.A)
 _MEMBER = re.compile(r"(?:\.|::)[\w]+", re.A)
 _STARTS_EXPRESSION = frozenset("$([@0123456789!,+") | set(SINGLE) | set(DOUBLE)
@@ -563,6 +564,11 @@ class _Reader:
         parts: list[str] = []
         text, n = self.text, self.n
         while self.i < n:
+            run = _ORDINARY.match(text, self.i)
+            if run is not None:
+                parts.append(run.group(0))
+                self.i = run.end()
+                continue
             ch = text[self.i]
             if ch in _WORD_END:
                 break

@@ -70,20 +70,23 @@ _SEPARATORS = re.compile(r"[;&|\n({]")
 _BASH_CODE = re.compile(r"`|\$[({']|[<>]\(|<<|\\[\s'\"]")
 _CMD_OPERATORS = re.compile(r"[&^%()<>]")
 _PLAIN = re.compile(r"[\w./:=, -]{1,2000}")
+_PLAIN_WINDOWS = re.compile(r"[\w./:=, \\*-]{1,2000}")
 _PLAIN_PIPELINE = re.compile(r"[\w./:=, |;-]{1,2000}")
 _PROGRAM = re.compile(r"(?:^|[;&|\n({])[ \t]*@?(?:[&.][ \t]+)?[\"']?([\w.:\\/%$-]{1,200})")
-_BACKSLASH_HINT = re.compile(r"(?<![\w/])[A-Za-z]:\\|\\\\[?.]\\|\\\\[\w.-]{1,100}\\[\w$]")
-_PERCENT_HINT = re.compile(r"%[A-Za-z_][\w()]{0,40}%")
-_DOLLAR_HINT = re.compile(r"(?i)\$\{?env:|\$(?:psversiontable|pshome|psitem|_\.)|(?:^|[;|]\s*)\$\w+\.\w")
+_WORD = re.compile(r"[\"']?([\w.:\\/%$-]{1,200})")
+_UNC = re.compile(r"\\\\[?.]\\|\\\\[\w.-]{1,100}\\[\w$]")
+_SPLIT = re.compile(r"[;&|\n({]")
+_MEMBER_STATEMENT = re.compile(r"\s{0,8}\$\w{1,100}\.\w")
+_PERCENT_HINT = re.compile(r"%[A-Za-z_][\w()]{2,40}%")
+_DOLLAR_HINT = re.compile(r"\$(?:\{?[Ee][Nn][Vv]:|(?i:psversiontable|pshome|psitem)|_\.)")
 _TYPE_HINT = re.compile(r"\[[A-Za-z][\w.]{0,100}\]\s{0,4}::")
-_DRIVE_SLASH = re.compile(r"(?<![\w/.@:-])[A-Za-z]:/(?!/)")
 # A Unix name that PowerShell aliases (rm, rmdir, kill) given a parameter no Unix version takes
 # (`rmdir $HOME -R`, `rm ~ -Recurse`, `kill -Name MsMpEng`): PowerShell would run it.
 _POWERSHELL_STYLE = re.compile(
     r"(?:^|[;&|({]\s{0,4})(?:(?i:rm)\b[^;&|\n]{0,300}?\s-(?!-)[A-Za-z]*[^rRfidIv\s\d-][A-Za-z]*(?=\s|$|:)"
     r"|(?i:rmdir)\b[^;&|\n]{0,300}?\s-(?!-)(?![pv](?:\s|$))[A-Za-z]"
     r"|(?i:kill)\b[^;&|\n]{0,300}?\s-(?![sl]\s)(?=[A-Za-z]*[a-z])[A-Za-z]{2,})")
-_ENV_DRIVE = re.compile(r"(?i)(?<![\w$])env:(?:[\\/*]|\s|$)")
+_ALIASED_UNIX = frozenset({"rm", "rmdir", "kill"})
 _SYSTEM_DIRS = frozenset({"c:/windows", "c:/windows/system32", "c:/windows/syswow64", "c:/windows/sysnative",
                           "c:/windows/system32/windowspowershell/v1.0", "c:/windows/syswow64/windowspowershell/v1.0",
                           "c:/windows/system32/wbem", "c:/program files/powershell/7",
@@ -130,27 +133,83 @@ def applies(text: str) -> bool:
     """The text names a Windows program or cmdlet, an environment root or a drive path, and
     reads differently as Windows text than as bash.
 
-    Most text is one Unix command: only its first word is looked at, and each pattern for
+    Most text is one Unix command: only its first word is looked at, and each check for
     environment roots and drive paths runs only when a character it needs is there. Plain
     words naming no alias or cmd.exe built-in (`ipconfig /all`, `Get-Volume`) read the same
     in bash's fast path, with the same rules and proofs: no second reading."""
-    if ("\\" in text and _BACKSLASH_HINT.search(text) is not None or "%" in text and _PERCENT_HINT.search(text)
-            or "$" in text and _DOLLAR_HINT.search(text) or "::" in text and _TYPE_HINT.search(text)
-            or "nv:" in text and _ENV_DRIVE.search(text) or ":/" in text and _DRIVE_SLASH.search(text)):
-        return True
-    if " -" in text and _POWERSHELL_STYLE.search(text) is not None:
+    if _hinted(text):
         return True
     if _SEPARATORS.search(text) is None:
         first = text.split(None, 1)
+        if first and first[0].lower() in _ALIASED_UNIX and " -" in text and _POWERSHELL_STYLE.match(text):
+            return True
         if not first or not _windows_name(first[0].lstrip("@&").strip("'\"")):
             return False
         word = first[0].lower()
         return (_PLAIN.fullmatch(text) is None or "/" in word or word.endswith(".exe") or word in powershell.ALIASES
                 or word in cmdexe.BUILTINS)
-    words = [match.group(1) for match in _PROGRAM.finditer(text)]
-    if not any(_windows_name(word) for word in words):
+    lower = text.lower()
+    if " -" in text and ("rm" in lower or "kill" in lower) and _POWERSHELL_STYLE.search(text) is not None:
+        return True
+    words = [_first_word(piece) for piece in _SPLIT.split(text)]
+    if not any(word and _windows_name(word) for word in words):
         return False
-    return _PLAIN_PIPELINE.fullmatch(text) is None or not all(_same_in_bash(word, index) for index, word in enumerate(words))
+    return _PLAIN_PIPELINE.fullmatch(text) is None or not all(
+        _same_in_bash(word, index) for index, word in enumerate(w for w in words if w))
+
+
+def _hinted(text: str) -> bool:
+    """A drive path (`C:\\`, `C:/`), a UNC or device path, `%VAR%`, `$env:`, `[Type]::` or the `env:` drive.
+
+    Written as `str.find` loops: patterns that start with a look-behind cost microseconds on every
+    text, and most text has none of these characters."""
+    if "\\" in text:
+        for at in _occurrences(text, ":\\"):
+            if _drive_letter(text, at):
+                return True
+        if "\\\\" in text and _UNC.search(text) is not None:
+            return True
+    if ":/" in text:
+        for at in _occurrences(text, ":/"):
+            if _drive_letter(text, at) and text[at + 2:at + 3] != "/":
+                return True
+    if "%" in text and _PERCENT_HINT.search(text) is not None:
+        return True
+    if "$" in text and (_DOLLAR_HINT.search(text) is not None or _MEMBER_STATEMENT.match(text) is not None):
+        return True
+    if "::" in text and _TYPE_HINT.search(text) is not None:
+        return True
+    if "nv:" in text or "NV:" in text:
+        for at in _occurrences(text.lower(), "env:"):
+            before = text[at - 1:at] if at else ""
+            after = text[at + 4:at + 5]
+            if not (before.isalnum() or before in ("$", "_", "{")) and (after in ("", "\\", "/", "*") or after.isspace()):
+                return True
+    return False
+
+
+def _occurrences(text: str, needle: str):
+    at = text.find(needle)
+    while at >= 0:
+        yield at
+        at = text.find(needle, at + 1)
+
+
+def _drive_letter(text: str, colon: int) -> bool:
+    """`text[colon]` is the colon of a drive: one letter before it, and no word, path or URL before that."""
+    if colon < 1 or not text[colon - 1].isalpha() or not text[colon - 1].isascii():
+        return False
+    before = text[colon - 2] if colon >= 2 else ""
+    return not (before.isalnum() or before in "_/.@:-")
+
+
+def _first_word(piece: str) -> str:
+    """The word in command position of one separated piece (`& 'x'`, `. x`, `@echo` allowed for)."""
+    head = piece.lstrip(" \t@")
+    if head[:1] in ("&", ".") and head[1:2] in (" ", "\t"):
+        head = head[1:].lstrip(" \t")
+    word = _WORD.match(head)
+    return word.group(1) if word is not None else ""
 
 
 def _same_in_bash(word: str, index: int) -> bool:
@@ -254,14 +313,15 @@ def plan(text: str) -> tuple[bool, bool, bool]:
     """
     words = [match.group(1) for match in _PROGRAM.finditer(text)]
     names = [basename(word) for word in words]
-    windows_only = bool(names) and all(_windows_name(word) and basename(word) not in powershell.ALIASES
+    windows_only = bool(names) and all(_windows_name(word) and name not in _LOOKALIKES
                                        or _CMDLET.fullmatch(name) is not None for word, name in zip(words, names))
     bash = not (windows_only and _BASH_CODE.search(text) is None)
     cmdlets = all(_CMDLET.fullmatch(basename(part.split(None, 1)[0] if part.split() else "")) is not None
                   for part in text.split("|"))
     cmd = not (cmdlets and _CMD_OPERATORS.search(text) is None)
-    plain = (windows_only and _PLAIN.fullmatch(text) is not None
-             and not any(_CMDLET.fullmatch(name) or name in cmdexe.BUILTINS for name in names))
+    plain = (windows_only and _PLAIN_WINDOWS.fullmatch(text) is not None
+             and not any(_CMDLET.fullmatch(name) or name in cmdexe.BUILTINS or name in powershell.ALIASES
+                         for name in names))
     return not plain, cmd, bash
 
 
