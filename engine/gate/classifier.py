@@ -90,8 +90,9 @@ class Classifier:
 
     def verdict(self, call: ToolCall, findings: Findings, declared: Tier) -> Verdict:
         if findings.unknown:
-            names = ", ".join(dict.fromkeys(findings.unknown))
-            findings.hits.append(Hit(self.bank["shell.unknown"], names))
+            reasons = "; ".join(dict.fromkeys(findings.reasons.get(name) or f"{name}: not proven read-only"
+                                              for name in findings.unknown))
+            findings.hits.append(Hit(self.bank["shell.unknown"], reasons[:300]))
         override = self.policy.tool_levels.get(call.tool)
         if not findings.hits and override is None:
             return _SAFE.get(declared) or Verdict(Level.SAFE, declared, (), _NO_RULE)
@@ -114,7 +115,7 @@ class Classifier:
         first = hits[0]
         text = first.rule.reason
         if first.rule.id == "shell.unknown" and first.detail:
-            text = f"runs {first.detail}, which is not on the read-only list"
+            text = first.detail
         elif first.rule.cite and first.detail:
             text = f"{text}: {first.detail}"
         more = len(hits) - 1

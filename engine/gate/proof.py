@@ -20,15 +20,43 @@ if TYPE_CHECKING:
 OperandCheck = Callable[[list[str]], "str | None"]
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a table read in one command: every option used (with its value, if it took one), then the operands.
+
+    A `check` receives it when options and operands must be judged together: sed's script
+    is the value of `-e` or else the first operand; `git clean` only reads with `-n`.
+    """
+
+    program: str
+    options: tuple[tuple[str, str | None], ...]
+    operands: tuple[str, ...]
+
+    def used(self, *names: str) -> bool:
+        """True when any of the options `names` was given."""
+        return any(option in names for option, _ in self.options)
+
+    def values(self, *names: str) -> list[str]:
+        """The values given to the options `names`, in order."""
+        return [value for option, value in self.options if option in names and value is not None]
+
+
+ReadingCheck = Callable[[Reading], "str | None"]
+ValueCheck = Callable[[str], "str | None"]
+
+
 @dataclass(frozen=True)
 class Options:
     """The read-only options of one program or sub-command.
 
     `flags` take no value, `valued` take one (`-n 5`, `-n5`, `--lines 5`, `--lines=5`),
-    `attached` take one only when attached (`--color=auto`, `-W foo` never). `numeric`
+    `attached` take one only when attached (`--color=auto`, `-uno`, `-W foo` never). `numeric`
     allows `-5` (head, tail). `subcommands` maps the first operand to its own table; a
     first operand not in it is not proven (the key "" lets the program run with none).
-    `operands`, when given, proves the operands (it returns why not, or None). `single`
+    `operands`, when given, proves the operands (it returns why not, or None); `requires`
+    names options of which one must be present (`gzip -c`, `git clean -n`); `check` proves
+    the whole `Reading` when options and operands must be judged together, and `value_checks`
+    prove the value of single options (`git -c key=value`). `single`
     reads `-name[=value]` as one long option (Go programs, PowerShell), `fold` compares
     options case-insensitively and `slash` accepts `/x[:value]` options (Windows programs).
     """
@@ -43,6 +71,9 @@ class Options:
     fold: bool = False
     slash: bool = False
     name: str = field(default="", compare=False)
+    requires: frozenset[str] = frozenset()
+    check: ReadingCheck | None = None
+    value_checks: Mapping[str, ValueCheck] | None = None
 
     def __post_init__(self) -> None:
         if self.subcommands is not None:
@@ -55,10 +86,12 @@ class Options:
     def prove(self, args: list[str], program: str) -> str | None:
         """None when every option and operand of `args` is known to be read-only, else why not."""
         operands: list[str] = []
+        used: list[tuple[str, str | None]] = []
         i = 0
         while i < len(args):
             arg = args[i]
             key = arg.lower() if self.fold else arg
+            mark = len(used)
             if arg == "--":
                 operands.extend(args[i + 1 :])
                 break
@@ -68,46 +101,77 @@ class Options:
                     return f"{program} {arg}: not a sub-command known to be read-only"
                 return sub.prove(args[i + 1 :], f"{program} {arg}")
             if (key.startswith("--") or self.single and key.startswith("-")) and len(key) > 2:
-                name, eq, _ = key.partition("=")
+                name, eq, value = key.partition("=")
                 if self.single and name.startswith("--"):
                     name = name[1:]
                 if name in self.flags and not eq or name in self.attached:
-                    pass
+                    used.append((name, value if eq else None))
                 elif name in self.valued:
-                    i += 0 if eq else 1
+                    if not eq:
+                        i += 1
+                        value = args[i] if i < len(args) else ""
+                    used.append((name, value))
                 else:
                     return f"{program}: option {name} is not known to be read-only"
             elif _is_option(arg, self.slash):
                 if self.slash and key.startswith("/"):
-                    name, sep, _ = key.partition(":")
+                    name, sep, value = key.partition(":")
                     if name in self.flags or name in self.attached:
-                        pass
+                        used.append((name, value if sep else None))
                     elif name in self.valued:
-                        i += 0 if sep else 1
+                        if not sep:
+                            i += 1
+                            value = args[i] if i < len(args) else ""
+                        used.append((name, value))
                     else:
                         return f"{program}: option {name} is not known to be read-only"
                 else:
-                    why, used = self.short(key, program)
+                    why, taken = self.short(key, program, used)
                     if why:
                         return why
-                    i += used
+                    if taken:
+                        i += 1
+                        used[-1] = (used[-1][0], args[i] if i < len(args) else "")
             else:
                 operands.append(arg)
+            if self.value_checks is not None and len(used) > mark:
+                for name, value in used[mark:]:
+                    check = self.value_checks.get(name)
+                    why = check(value or "") if check is not None else None
+                    if why:
+                        return f"{program}: {why}"
             i += 1
         if self.subcommands is not None and not operands:
             return None if "" in self.subcommands else f"{program}: no sub-command"
-        return self.operands(operands) if self.operands is not None else None
+        if self.requires and not any(option in self.requires for option, _ in used):
+            return f"{program}: only reads with {' or '.join(sorted(self.requires))}"
+        if self.check is not None:
+            return self.check(Reading(program, tuple(used), tuple(operands)))
+        if self.operands is not None:
+            why = self.operands(operands)
+            return f"{program}: {why}" if why and not why.startswith(program) else why
+        return None
 
-    def short(self, arg: str, program: str) -> tuple[str | None, int]:
-        """Reads a cluster of short options (`-la`, `-n5`, `-tn 5`); returns (why not, values consumed after it)."""
+    def short(self, arg: str, program: str, used: list[tuple[str, str | None]] | None = None) -> tuple[str | None, int]:
+        """Reads a cluster of short options (`-la`, `-n5`, `-tn 5`, `-uno`) into `used`; returns
+        (why not, 1 when the last option's value is the next argument)."""
         if self.numeric and arg[1:].isdigit():
             return None, 0
+        found = used if used is not None else []
         for j in range(1, len(arg)):
             option = "-" + arg[j]
             if option in self.flags:
+                found.append((option, None))
                 continue
             if option in self.valued:
-                return None, 0 if j + 1 < len(arg) else 1
+                if j + 1 < len(arg):
+                    found.append((option, arg[j + 1 :]))
+                    return None, 0
+                found.append((option, None))
+                return None, 1
+            if option in self.attached:
+                found.append((option, arg[j + 1 :] or None))
+                return None, 0
             return f"{program}: option {option} is not known to be read-only", 0
         return None, 0
 
@@ -118,12 +182,14 @@ def _is_option(arg: str, slash: bool) -> bool:
 
 def options(flags: str = "", valued: str = "", attached: str = "", *, numeric: bool = False,
             subcommands: Mapping[str, Options] | None = None, operands: OperandCheck | None = None,
-            single: bool = False, fold: bool = False, slash: bool = False) -> Options:
+            single: bool = False, fold: bool = False, slash: bool = False, requires: str = "",
+            check: ReadingCheck | None = None, value_checks: Mapping[str, ValueCheck] | None = None) -> Options:
     """Compact constructor: space-separated options; short flags may be given as one cluster (`-alh`)
     unless `single` says single-dash words are long options."""
     cluster = not single
     return Options(frozenset(_expand(flags, fold, cluster)), frozenset(_expand(valued, fold, cluster)),
-                   frozenset(_expand(attached, fold, cluster)), numeric, subcommands, operands, single, fold, slash)
+                   frozenset(_expand(attached, fold, cluster)), numeric, subcommands, operands, single, fold, slash,
+                   requires=frozenset(_expand(requires, fold, cluster)), check=check, value_checks=value_checks)
 
 
 def _expand(spec: str, fold: bool, cluster: bool) -> list[str]:
@@ -141,3 +207,35 @@ def _expand(spec: str, fold: bool, cluster: bool) -> list[str]:
 def subcommands(table: Mapping[str, Options]) -> Options:
     """A table that is only sub-commands (with no options of its own before them)."""
     return Options(subcommands=table)
+
+
+def anything(cmd: "Command") -> str | None:
+    """The proof for programs none of whose arguments can make them write or run anything
+    (`echo`, `pwd`, `true`, `test`, `sleep`): every argument is data."""
+    return None
+
+
+def unless_env(proof: Callable[["Command"], "str | None"], *names: str) -> Callable[["Command"], "str | None"]:
+    """`proof`, except that a command whose environment prefix sets one of `names` (`LESS*` is a
+    prefix) is not proven: such variables carry options or programs (`LESS='-o log'`, `MANROFFOPT=-U`)."""
+    exact = frozenset(name for name in names if not name.endswith("*"))
+    prefixes = tuple(name[:-1] for name in names if name.endswith("*"))
+
+    def guarded(cmd: "Command") -> str | None:
+        for key in cmd.env:
+            if key in exact or key.startswith(prefixes):
+                return f"{cmd.name}: {key}= in its environment is not known to be read-only"
+        return proof(cmd)
+
+    return guarded
+
+
+def at_most(count: int) -> OperandCheck:
+    """An operand check: no more than `count` operands (`uniq IN OUT` and `xxd IN OUT` write OUT)."""
+
+    def check(operands: list[str]) -> str | None:
+        if len(operands) > count:
+            return f"takes at most {count} operand{'' if count == 1 else 's'}; {operands[count]!r} would be written or set"
+        return None
+
+    return check

@@ -13,12 +13,18 @@ from functools import lru_cache
 
 from engine.gate.packs import calls, code, creds, disks, evasion, execution, filesystem, injection, network, obfuscation, vcs, windows
 from engine.gate.packs import macos, powershell, security
+from engine.gate.packs import cloud, infra, packages, reading, system, transfer
 from engine.gate.packs.model import THEMES, CallRule, Check, Pack, Proof, Rule, checks
+from engine.gate.shell.view import Command
 
 PACKS: tuple[Pack, ...] = tuple(module.PACK for module in (
     filesystem, disks, vcs, execution, code, network, creds, obfuscation, injection, evasion, windows, calls))
 PACKS += (security.PACK, macos.PACK)
+PACKS += (reading.PACK, system.PACK, infra.PACK, cloud.PACK, packages.PACK, transfer.PACK)
 PACKS += (powershell.PACK,)
+
+
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=.*", re.S)
 
 
 class PackError(ValueError):
@@ -71,6 +77,26 @@ class Bank:
                 self.first_checks[name] = {
                     first: checks([item for item in rules if not item.first or first in item.first], first)
                     for first in firsts}
+
+    def prove(self, cmd: Command, extra: frozenset[str] = frozenset()) -> str | None:
+        """None when `cmd` (launchers removed) is proven read-only, else why not, in a line for the approver.
+
+        The policy's `[shell] read_only` programs (`extra`) are taken on trust, and so are a
+        lone `--version` or `--help` and a bare assignment (`FOO=1`: the environment rules
+        judge what it sets); any other program needs its pack's proof.
+        """
+        name = cmd.name
+        if not name or name in extra:
+            return None
+        argv = cmd.argv
+        if len(argv) == 2 and argv[1] in ("--version", "--help") and "/" not in argv[0]:
+            return None
+        if "=" in argv[0] and _ASSIGNMENT.fullmatch(argv[0]):
+            return None
+        proof = self.read_only.get(name)
+        if proof is None:
+            return f"{argv[0]} is not a program known to be read-only"
+        return proof(cmd)
 
     def rules_for(self, name: str) -> list[Rule]:
         return self.by_name.get(name, [])

@@ -8,6 +8,7 @@ import re
 
 from engine.gate.globs import expand
 from engine.gate.paths import is_auth_file, is_device, is_root, is_system
+from engine.gate.packs import reading
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command
@@ -310,8 +311,9 @@ RULES = [
          counter=["sort in.txt"]),
     rule("fs.archive-extract", DANGEROUS, "fs", "extracts an archive over existing files",
          names="tar unzip gunzip bunzip2 unxz 7z unrar cpio gzip bzip2 xz zip zstd",
-         test=lambda c: not (c.name == "tar" and c.flags & {"-t", "--list"} and not c.flags & {"-x", "-c"}),
-         examples=["tar -xf archive.tar", "unzip a.zip", "gzip -9 big.log"], counter=["tar -tvf archive.tar"]),
+         test=lambda c: not reading.proves(c),
+         examples=["tar -xf archive.tar", "unzip a.zip", "gzip -9 big.log"],
+         counter=["tar -tvf archive.tar", "tar tzf a.tgz", "unzip -l a.zip", "gzip -l a.gz"]),
     rule("fs.archive-extract-root", CATASTROPHIC, "fs", "extracts an archive over the filesystem root", names="tar",
          tier=IRREVERSIBLE, args=r"(?:-C|--directory)[ =]?/(?:\s|$)|(?:-C|--directory)[ =]?/(?:etc|usr|bin|boot)(?:/|\s|$)",
          test=lambda c: bool(c.flags & {"-x", "--extract", "--get"}),
@@ -330,7 +332,9 @@ RULES = [
          test=lambda c: not c.flags & {"--list-only", "-n", "--dry-run"}, examples=["rsync -a /src/ /dest/"],
          counter=["rsync -a -n /src/ /dest/"]),
     rule("fs.split", DANGEROUS, "fs", "writes output files", names="split csplit iconv dos2unix unix2dos",
-         examples=["split -b 999 input prefix", "dos2unix -n a b"], counter=["wc -l input"]),
+         test=lambda c: not reading.proves(c),
+         examples=["split -b 999 input prefix", "dos2unix -n a b", "iconv -f latin1 -o out.txt in.txt"],
+         counter=["wc -l input", "iconv -f latin1 -t utf-8 in.txt"]),
 ]
 
 PACK = Pack("core.filesystem", "Deleting, overwriting, permissions, synchronising and system trees.", rules=RULES, core=True)

@@ -187,6 +187,7 @@ class Hit:
 class Findings:
     """Everything the analysis of one call found: fired rules and commands nobody vouches for.
 
+    `reasons` says why a command in `unknown` is not proven read-only (the approver reads it).
     `cwd` is where the script has moved to (`cd ~/.ssh`), None while it is where it started:
     relative paths after a `cd` are read against it. `globs` counts the glob words tried
     against secret locations, which the analysis bounds.
@@ -194,6 +195,7 @@ class Findings:
 
     hits: list[Hit] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
+    reasons: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     globs: int = 0
 
@@ -205,8 +207,9 @@ Proof = Callable[[Command], "str | None"]
 @dataclass(frozen=True)
 class Pack:
     """One program family: its rules (dangerous and catastrophic forms, with examples) and its
-    read-only proofs by program name. A `core` pack cannot be switched off by the policy: its
-    rules are the generic ones (redirections, secrets, code that runs code) every other pack relies on.
+    read-only proofs by program name, with `proven` commands the tests hold them to (each must be
+    rated safe). A `core` pack cannot be switched off by the policy: its rules are the generic
+    ones (redirections, secrets, code that runs code) every other pack relies on.
     """
 
     id: str
@@ -215,8 +218,10 @@ class Pack:
     calls: tuple[CallRule, ...] = ()
     read_only: Mapping[str, Proof] = field(default_factory=dict)
     core: bool = False
+    proven: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", tuple(self.rules))
         object.__setattr__(self, "calls", tuple(self.calls))
         object.__setattr__(self, "read_only", MappingProxyType(dict(self.read_only)))
+        object.__setattr__(self, "proven", tuple(self.proven))

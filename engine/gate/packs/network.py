@@ -11,8 +11,8 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
-from engine.gate import readonly
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
+from engine.gate.packs.transfer import proves
 from engine.gate.shell import reads
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command
@@ -519,7 +519,7 @@ RULES = [
          flags="-L -R -D -w", examples=["ssh -fNT -L4431:www1:443 host"], counter=["ssh host uptime"]),
     rule("net.copy-remote", DANGEROUS, "net", "copies files to or from another host", names="scp sftp rsync rclone s3cmd gsutil smbclient",
          tier=IRREVERSIBLE, test=lambda c: (any(_REMOTE.match(op) for op in c.operands) or c.name in ("sftp", "smbclient"))
-         and not readonly.read_only(c),
+         and not proves(c),
          examples=["scp file user@a.example:/tmp/", "rclone copy /src remote:bucket"], counter=["rsync -a /src/ /dest/"]),
     rule("net.cloud-sync", DANGEROUS, "net fs", "syncs, moves or deletes files in remote storage", names="rclone aws gsutil s3cmd azcopy",
          tier=IRREVERSIBLE, args=r"\b(?:sync|move|moveto|purge|delete|deletefile|rmdirs?|rm|rb|cp|mv|copy|dedupe|cleanup)\b",

@@ -15,7 +15,7 @@ import re
 import shlex
 from typing import Callable
 
-from engine.gate import payload, readonly
+from engine.gate import payload
 from engine.gate.globs import HAS_GLOB, candidates, expand, has_letters, matches
 from engine.gate.memo import per_word
 from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup, is_system
@@ -272,13 +272,11 @@ class Analyser:
                         hits.append(Hit(item, " ".join(where.argv)))
                         matched = named = True
         handled = self.follow(cmd, findings, depth, via, stages, named, files or {})
-        if not matched and not handled and not self.proven(cmd):
-            findings.unknown.append(cmd.argv[0])
-
-    def proven(self, cmd: Command) -> bool:
-        """Read-only by its pack's option table, or else by the read-only list."""
-        proof = self.bank.read_only.get(cmd.name)
-        return proof(cmd) is None if proof is not None else readonly.read_only(cmd, self.extra)
+        if not matched and not handled:
+            why = self.bank.prove(cmd, self.extra)
+            if why is not None:
+                findings.unknown.append(cmd.argv[0])
+                findings.reasons.setdefault(cmd.argv[0], why)
 
     def generic(self, cmd: Command) -> list[Check]:
         """Rules for any program, plus those scoped to redirects, environment or a path-named program."""
@@ -837,8 +835,10 @@ class Analyser:
             i += 1
         same = len(kept) == len(args) and cmd.argv[0] == "find"  # nothing was cut: the view is already built
         own = cmd if same else Command(("find", *kept), cmd.redirects)
-        if not readonly.read_only(own, self.extra) and not named:
+        why = None if named else self.bank.prove(own, self.extra)
+        if why is not None:
             findings.unknown.append("find")
+            findings.reasons.setdefault("find", why)
         return True
 
     def xargs(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],

@@ -1,0 +1,156 @@
+"""Package managers asked what is installed or available, never to install, build or run anything.
+
+Read-only proofs only; `exec.package-run` (execution pack) leaves alone what these tables
+prove. Left out on purpose: `npm audit fix`, `npm doctor`, `npm exec`/`run`/`test` and any
+`--userconfig`/`--globalconfig`; `pip --log` (writes), `--python` (runs another
+interpreter), `--keyring-provider`; `apt changelog` (pager), `-o`/`-c` (configuration that
+can name hooks) and `apt-cache gencaches`; `dpkg --root`; `cargo --config`/`-Z` and anything
+that builds; `go list -compiled/-export/-toolexec`, `go env -w/-u`, `go vet`; `brew home`,
+`doctor`, `deps --graph` (they open a browser or run checks); and any `PIP_*`, `GO*`,
+`CGO_*`, `CARGO_*`, `RUSTC*`, `RUSTUP_*`, `DPKG_*` or `HOMEBREW_*` variable set in front of
+the command (they add options or name programs).
+"""
+
+from __future__ import annotations
+
+from engine.gate.packs.model import Pack
+from engine.gate.proof import Options, at_most, options, subcommands, unless_env
+from engine.gate.shell.view import Command
+
+_NPM_FLAGS = (" -g -a -l -p -s -q -d -dd -ddd --global --all --long --parseable --json --link --package-lock-only"
+              " --unicode --no-unicode --workspaces --include-workspace-root --production --dev --silent --quiet"
+              " --verbose --no-color --offline --prefer-offline --prefer-online --no-progress --expect-results"
+              " --no-expect-results --install-links --help -h --version")
+_NPM_VALUED = (" --depth --omit --include --only -w --workspace --prefix --registry --loglevel --tag --before --color"
+               " --expect-result-count --cache --scope --otp --searchlimit --searchopts --searchexclude --auth-type")
+
+
+def _npm(flags: str = "", valued: str = "", **more: object) -> Options:
+    return options(_NPM_FLAGS + " " + flags, _NPM_VALUED + " " + valued, **more)  # type: ignore[arg-type]
+
+
+_NPM_READ = _npm()
+_NPM = unless_env(Options(_NPM_READ.flags | {"-v"}, _NPM_READ.valued, subcommands={
+    **{verb: _npm() for verb in "ls list la ll outdated explain why fund prefix root query ping whoami stars".split()},
+    **{verb: _npm() for verb in "view info show v search s se find help".split()},
+    "audit": Options(_NPM_READ.flags, _NPM_READ.valued, subcommands={"": _npm("--audit-level"), "signatures": _npm()}),
+    "config": subcommands({"get": _npm(), "list": _npm(), "ls": _npm()}),
+    "get": _npm(),
+    "pkg": subcommands({"get": _npm()}),
+    "version": _npm(operands=at_most(0)),
+    "owner": subcommands({"ls": _npm(), "list": _npm()}),
+    "dist-tag": subcommands({"ls": _npm(), "list": _npm()}),
+}), "NPM_CONFIG_*", "npm_config_*")
+
+_PIP_FLAGS = (" -v -q --verbose --quiet --isolated --require-virtualenv --no-input --no-color"
+              " --disable-pip-version-check --no-cache-dir --no-python-version-warning --debug -h --help")
+_PIP_VALUED = (" --cache-dir --proxy --retries --timeout --trusted-host --cert --client-cert --use-feature"
+               " --use-deprecated --root-user-action --exists-action -i --index-url --extra-index-url -f --find-links")
+
+
+def _pip(flags: str = "", valued: str = "") -> Options:
+    return options(_PIP_FLAGS + " " + flags, _PIP_VALUED + " " + valued)
+
+
+_PIP_TOP = _pip("-V --version")
+_PIP = unless_env(Options(_PIP_TOP.flags, _PIP_TOP.valued, subcommands={
+    "list": _pip("-o -u -e -l --outdated --uptodate --editable --local --user --pre --not-required"
+                 " --exclude-editable --include-editable --no-index", "--path --format --exclude"),
+    "show": _pip("-f --files --verbose"),
+    "freeze": _pip("-l --local --user --all --exclude-editable", "-r --requirement --path --exclude"),
+    "check": _pip(),
+    "inspect": _pip("--local --user", "--path"),
+    "index": subcommands({"versions": _pip("--pre --no-index --ignore-requires-python", "--platform"
+                                           " --python-version --implementation --abi")}),
+    "config": subcommands({"list": _pip("--global --user --site"), "get": _pip("--global --user --site"),
+                           "debug": _pip("--global --user --site")}),
+    "cache": subcommands({"list": _pip("", "--format"), "dir": _pip(), "info": _pip()}),
+    "debug": _pip("", "--platform --python-version --implementation --abi"),
+    "hash": _pip("", "-a --algorithm"),
+    "help": _pip(),
+    "search": _pip("", "-i --index"),
+}), "PIP_*")
+
+_APT_FLAGS = (" -q -qq -a -f -n -v --installed --upgradable --all-versions --manual-installed --verbose --full"
+              " --names-only --recurse --no-all-versions -h --help --version")
+_APT_READ = options(_APT_FLAGS)
+_APT = unless_env(Options(_APT_READ.flags, subcommands={
+    verb: _APT_READ for verb in "list show policy search depends rdepends showsrc".split()}), "APT_CONFIG")
+_APT_CACHE_READ = options(
+    _APT_FLAGS + " -i --important --no-pre-depends --no-depends --no-recommends --no-suggests --no-conflicts"
+    " --no-breaks --no-replaces --no-enhances --implicit --generate --no-generate")
+_APT_CACHE = unless_env(Options(_APT_CACHE_READ.flags, subcommands={
+    verb: _APT_CACHE_READ for verb in
+    "policy show showpkg showsrc search depends rdepends pkgnames dump dumpavail stats madison unmet".split()}),
+    "APT_CONFIG")
+
+_DPKG_READS = ("-l --list -L --listfiles -s --status -S --search -p --print-avail --get-selections"
+               " --print-architecture --print-foreign-architectures -C --audit -V --verify --compare-versions"
+               " -W --show")
+_DPKG = unless_env(options(_DPKG_READS + " --no-pager --help --version", "--admindir -f --showformat"
+                           " --verify-format", requires=_DPKG_READS), "DPKG_*")
+
+_CARGO_FLAGS = " -v -vv -q --verbose --quiet --frozen --locked --offline -h --help"
+_CARGO_VALUED = " --color --manifest-path"
+
+
+def _cargo(flags: str = "", valued: str = "") -> Options:
+    return options(_CARGO_FLAGS + " " + flags, _CARGO_VALUED + " " + valued)
+
+
+_CARGO_TOP = _cargo("-V --version --list")
+_CARGO = unless_env(Options(_CARGO_TOP.flags, _CARGO_TOP.valued, subcommands={
+    "tree": _cargo("-d -i -e --duplicates --workspace --all-features --no-default-features --no-dedupe --all-targets",
+                   "-p --package --exclude --invert --edges --depth --prune --features -F --target --charset --prefix"
+                   " -f --format"),
+    "metadata": _cargo("--no-deps --all-features --no-default-features", "--format-version --features -F"
+                       " --filter-platform"),
+    "version": _cargo(), "search": _cargo("", "--limit --index --registry"),
+    "pkgid": _cargo("", "-p --package"), "locate-project": _cargo("--workspace", "--message-format"),
+    "read-manifest": _cargo(), "verify-project": _cargo(), "info": _cargo("", "--index --registry"),
+    "help": _cargo(),
+}), "CARGO_*", "RUSTC*", "RUSTUP_*")
+
+_GO_BUILD_FLAGS = " -json -m -u -e -deps -test -find -versions -retracted -reuse"
+_GO = unless_env(subcommands({
+    "list": options(_GO_BUILD_FLAGS, "-f -mod -tags -modfile", "-json -reuse", single=True),
+    "version": options("-m -v -json", single=True),
+    "env": options("-json -changed", single=True),
+    "doc": options("-all -c -cmd -short -src -u", single=True),
+    "mod": subcommands({"graph": options("-x", "-go", single=True), "why": options("-m -vendor", single=True),
+                        "verify": options(single=True)}),
+    "help": options(single=True),
+}), "GO*", "CGO_*")
+
+_BREW_FLAGS = (" -1 -l -t -r -q -v -d --versions --pinned --full-name --formula --formulae --cask --casks --quiet"
+               " --verbose --debug --installed --tree --all --recursive --include-build --include-test"
+               " --skip-recommended --include-optional --eval-all --desc --analytics --greedy --multiple --dot"
+               " --direct --topological -h --help")
+_BREW_READ = options(_BREW_FLAGS, "--days --category", "--json")
+_BREW = unless_env(Options(_BREW_READ.flags | {"--version", "--prefix", "--cellar", "--cache", "--repository"},
+                           subcommands={
+    **{verb: _BREW_READ for verb in "list ls info abv search deps uses leaves outdated config desc options cat".split()},
+    "tap": options(operands=at_most(0)), "services": subcommands({"list": _BREW_READ, "info": _BREW_READ}),
+    "": options(),
+}), "HOMEBREW_*")
+
+READ_ONLY = {
+    "npm": _NPM, "pip": _PIP, "pip3": _PIP,
+    "apt": _APT, "apt-cache": _APT_CACHE, "dpkg": _DPKG, "dpkg-query": _DPKG,
+    "cargo": _CARGO, "go": _GO, "brew": _BREW,
+}
+
+PROVEN = (
+    "npm ls --depth=0", "npm view react version", "npm outdated --long",
+    "pip list --outdated", "pip show requests", "pip3 freeze", "apt list --installed", "apt-cache policy nginx",
+    "dpkg -l", "dpkg-query -W -f '${Package}\\n'", "cargo tree -d", "go list -m all", "brew list --versions",
+)
+
+PACK = Pack("packages", "Package managers asked what is installed or available, never to install, build or run "
+            "anything.", read_only=READ_ONLY, proven=PROVEN)
+
+
+def proves(cmd: Command) -> bool:
+    """True when this pack proves `cmd` read-only (`exec.package-run` leaves such commands alone)."""
+    proof = READ_ONLY.get(cmd.name)
+    return proof is not None and proof(cmd) is None

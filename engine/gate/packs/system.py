@@ -1,0 +1,187 @@
+"""The running system looked at, not changed: processes, logs, services, network state and hardware.
+
+Read-only proofs only (the rules for changing these live in the execution, network and
+security packs; disks, firewalls and keys have their tables in core.disks, core.security
+and core.secrets). Left out on purpose: `dmesg -c/-C/-D/-E/-n`, `journalctl --vacuum-*`,
+`--rotate`, `--flush`, `--sync`, `--relinquish-var`, `--setup-keys`, `--update-catalog`,
+`--cursor-file` (it writes the cursor) and `--image`; `systemctl -H` (ssh to another host)
+and every verb but status/show/cat/list-*/is-*; `ss -K` (kills sockets) and `-D` (writes a
+dump); `ip -batch` and `-force`, `ip netns exec` and `ip xfrm` (prints IPsec keys); `sysctl
+-w/-p` and any `key=value`; `lspci -M/-H/-Q` (bus probing, DNS queries); `lsof -D` (writes
+a device cache); any `SYSTEMD_*` variable in front of a systemd tool (pagers).
+"""
+
+from __future__ import annotations
+
+from engine.gate.packs.model import Pack
+from engine.gate.proof import Options, anything, at_most, options, subcommands, unless_env
+
+_GNU = " --help --version"
+
+
+def _no_assignment(operands: list[str]) -> str | None:
+    for word in operands:
+        if "=" in word:
+            return f"sysctl: {word} sets a kernel parameter"
+    return None
+
+
+_JOURNALCTL = unless_env(options(
+    "-mkrxafqeNhVl --system --user --merge --dmesg --reverse --show-cursor --utc --catalog --no-hostname"
+    " --no-full --full --all --follow --no-tail --quiet --no-pager --pager-end --force --fields --list-boots"
+    " --disk-usage --verify --header --list-catalog --dump-catalog --list-namespaces --truncate-newline" + _GNU,
+    "-MDSUcutpgoFnI --machine --directory --file --root --namespace --since --until --cursor --after-cursor --unit"
+    " --user-unit --identifier --exclude-identifier --priority --facility --grep --output --output-fields"
+    " --interval --verify-key --field --lines --invocation",
+    "-b --boot --case-sensitive", numeric=True), "SYSTEMD_*")
+
+_SYSTEMCTL_OPTIONS = (
+    "-alrqi --system --user --failed --all --full --recursive --reverse --with-dependencies --show-types --value"
+    " --quiet --no-pager --no-legend --plain --no-ask-password --global" + _GNU,
+    "-tpPMno --type --state --property --machine --lines --output --legend --timestamp",
+)
+_SYSTEMCTL_READ = options(*_SYSTEMCTL_OPTIONS)
+_SYSTEMCTL = unless_env(Options(
+    _SYSTEMCTL_READ.flags, _SYSTEMCTL_READ.valued,
+    subcommands={verb: _SYSTEMCTL_READ for verb in (
+        "status show cat help list-units list-unit-files list-sockets list-timers list-jobs list-dependencies"
+        " list-machines list-automounts list-paths is-active is-enabled is-failed is-system-running get-default"
+        " show-environment whoami").split()} | {"": _SYSTEMCTL_READ},
+), "SYSTEMD_*")
+
+_CTL_OPTIONS = ("-aplqr --all --full --no-pager --no-legend --no-ask-password --value --quiet --system --user" + _GNU,
+                "-pPMno --property --machine --lines --output --legend")
+
+
+def _ctl(verbs: str) -> object:
+    """A systemd `*ctl` reduced to the verbs that only show (the default verb shows status)."""
+    table = options(*_CTL_OPTIONS)
+    return unless_env(Options(table.flags, table.valued,
+                              subcommands={verb: table for verb in ["", *verbs.split()]}), "SYSTEMD_*")
+
+
+_IP_GLOBAL = options(
+    "-4 -6 -0 -B -M -s -stats -statistics -d -details -r -resolve -h -human -human-readable -iec -o -oneline -t"
+    " -timestamp -ts -tshort -j -json -p -pretty -br -brief -N -Numeric -V -Version -a -all -c -color",
+    "-f -family -l -loops -n -netns -rc -rcvbuf", "-color", single=True)
+_IP_SHOW = options("-4 -6", single=True)
+_IP_OBJECTS = {
+    ("a", "ad", "add", "addr", "addre", "addres", "address"): "show list lst sh s ls l",
+    ("r", "ro", "rou", "rout", "route"): "show list lst sh ls get",
+    ("l", "li", "lin", "link"): "show list lst sh ls",
+    ("n", "ne", "nei", "neig", "neigh", "neighbor", "neighbour"): "show list lst sh ls get",
+    ("ru", "rul", "rule"): "show list lst sh ls",
+    ("m", "ma", "mad", "madd", "maddr", "maddress"): "show list lst sh ls",
+    ("netc", "netconf"): "show list lst sh ls",
+    ("netns",): "list list-id identify pids",
+    ("mon", "moni", "monit", "monito", "monitor"): "all link address route neigh rule",
+}
+_IP = Options(
+    _IP_GLOBAL.flags, _IP_GLOBAL.valued, _IP_GLOBAL.attached, single=True,
+    subcommands={name: Options(single=True, subcommands={verb: _IP_SHOW for verb in ["", *verbs.split()]})
+                 for names, verbs in _IP_OBJECTS.items() for name in names} | {"": _IP_SHOW},
+)
+
+
+READ_ONLY = {
+    "ps": anything,
+    "pgrep": options("-lavwcfinoxLAhV --list-name --list-full --inverse --lightweight --count --full --ignore-case"
+                     " --newest --oldest --exact --logpidfile --ignore-ancestors" + _GNU,
+                     "-dgGOPstuUFr --delimiter --pgroup --group --older --parent --session --terminal --euid --uid"
+                     " --pidfile --runstates --cgroup --ns --nslist --env --signal"),
+    "pidof": options("-scnxzqw", "-o -d"),
+    "pstree": options("-aAcgGhlnpsStTuUVZ --arguments --ascii --compact-not --show-pgids --vt100 --highlight-all"
+                      " --long --numeric-sort --show-pids --show-parents --ns-changes --thread-names --hide-threads"
+                      " --uid-changes --unicode --version --security-context", "-CHN --color --highlight-pid"
+                      " --ns-sort"),
+    "pmap": options("-xXcndqphV --extended --read-rc --device --quiet --show-path" + _GNU,
+                    "-CAN --read-rc-from --range"),
+    "pwdx": options("-hV" + _GNU),
+    "lsof": options("-?abhlnNOPRtUvVwxXEKQ", "-cdpukmAe", "-iTfFgrosLSz"),
+    "top": options("-bcHiOSs1V --batch-mode --cmdline-toggle --threads-show --idle-toggle --list-fields"
+                   " --accum-time-toggle --secure-mode --single-cpu-toggle" + _GNU,
+                   "-dnopuUeE --delay --iterations --sort-override --pid --filter-any-user --filter-only-euser"
+                   " --scale-summary-mem --scale-task-mem", "-w --width"),
+    "free": options("-bkmghltvwV --bytes --kilo --mega --giga --tera --peta --kibi --mebi --gibi --tebi --pebi"
+                    " --human --si --lohi --total --committed --wide" + _GNU, "-sc --seconds --count"),
+    "uptime": options("-phsV --pretty --since" + _GNU),
+    "vmstat": options("-afmnsdDwtyhV --active --forks --slabs --one-header --stats --disk --disk-sum --wide"
+                      " --timestamp --no-first" + _GNU, "-pS --partition --unit"),
+    "iostat": options("-cdhkmNtxyzHs --compact --human --pretty --dec", "-pgjo --dec"),
+    "mpstat": options("-AHnuT --dec", "-IPNo"),
+    "w": options("-husfoipV --no-header --no-current --short --from --old-style --ip-addr --pids" + _GNU),
+    "who": options("-abdHlmpqrstTwu --all --boot --dead --heading --ips --login --lookup --process --count"
+                   " --runlevel --short --time --mesg --users --message --writable" + _GNU),
+    "users": options(_GNU),
+    "last": options("-adFiRwxhV --hostlast --dns --fulltimes --ip --nohostname --fullnames --system" + _GNU,
+                    "-fnstp --file --limit --since --until --present --time-format", numeric=True),
+    "id": options("-aZgGnruz --context --group --groups --name --real --user --zero" + _GNU),
+    "groups": options(_GNU),
+    "whoami": options(_GNU),
+    "logname": options(_GNU),
+    "uname": options("-asnrvmpio --all --kernel-name --nodename --kernel-release --kernel-version --machine"
+                     " --processor --hardware-platform --operating-system" + _GNU),
+    "arch": options(_GNU),
+    "nproc": options("--all" + _GNU, "--ignore"),
+    "getconf": options("-a", "-v"),
+    "locale": options("-amckv?V --all-locales --charmaps --category-name --keyword-name --verbose --usage" + _GNU),
+    "dmesg": options("-HJkLPprSuwWxdeTt --human --json --kernel --nopager --force-prefix --raw --noescape --syslog"
+                     " --userspace --follow --follow-new --decode --show-delta --reltime --ctime --notime" + _GNU,
+                     "-Fflns --file --facility --level --buffer-size --time-format --since --until", "--color"),
+    "journalctl": _JOURNALCTL,
+    "systemctl": _SYSTEMCTL,
+    "loginctl": _ctl("list-sessions session-status show-session list-users user-status show-user list-seats"
+                     " seat-status show-seat"),
+    "timedatectl": _ctl("status show list-timezones timesync-status show-timesync"),
+    "hostnamectl": _ctl("status"),
+    "localectl": _ctl("status list-locales list-keymaps list-x11-keymap-models list-x11-keymap-layouts"
+                      " list-x11-keymap-variants list-x11-keymap-options"),
+    "networkctl": _ctl("list status lldp label"),
+    "ip": _IP,
+    "ss": options("-hVnraloempTisbEZzN460tMSudwxHO --numeric --resolve --all --listening --options --extended"
+                  " --memory --processes --threads --info --tipcinfo --summary --tos --cgroup --bpf --events --context"
+                  " --contexts --ipv4 --ipv6 --packet --tcp --mptcp --sctp --udp --dccp --raw --unix --tipc --vsock"
+                  " --xdp --no-header --oneline --inet-sockopt" + _GNU, "-fAFN --family --query --socket --filter"
+                  " --net"),
+    "netstat": options("-rigsMvWnNepoclaFCZ46tuwx --route --interfaces --groups --statistics --masquerade --verbose"
+                       " --wide --numeric --numeric-hosts --numeric-ports --numeric-users --symbolic --extend"
+                       " --programs --timers --continuous --listening --all --fib --cache --context --tcp --udp"
+                       " --raw --unix" + _GNU, "-A --protocol"),
+    "lsblk": options("-ADJMOPSTabdfilmnprstyzhV --noempty --discard --json --merge --output-all --pairs --scsi --all"
+                     " --bytes --nodeps --fs --ascii --list --perms --noheadings --paths --raw --inverse --topology"
+                     " --shell --zoned" + _GNU, "-EIeowx --dedup --include --exclude --output --width --sort --sysroot",
+                     "--tree"),
+    "lscpu": options("-abBCcJepxyhV --all --online --bytes --offline --json --hex --physical --output-all" + _GNU,
+                     "-s --sysroot", "--caches --extended --parse"),
+    "lsmem": options("-JPabnrhV --json --pairs --all --bytes --noheadings --output-all --raw" + _GNU,
+                     "-oSs --output --split --sysroot", "--summary"),
+    "lsns": options("-JlnruWhV --json --list --noheadings --output-all --raw --notruncate --nowrap" + _GNU,
+                    "-optT --output --task --type --tree"),
+    "lslocks": options("-bJinruhV --bytes --json --noinaccessible --noheadings --output-all --raw --notruncate" + _GNU,
+                       "-op --output --pid"),
+    "lsipc": options("-mqsgbceJnloPrtyhV --shmems --queues --semaphores --global --noheadings --notruncate --bytes"
+                     " --creator --export --json --newline --list --numeric-perms --raw --time --shell" + _GNU,
+                     "-i --id --time-format", "--output"),
+    "lsirq": options("-JPnShV --json --pairs --noheadings --softirq" + _GNU, "-os --output --sort"),
+    "lsusb": options("-vtV --verbose --tree --version", "-sdD"),
+    "lspci": options("-mtvknxbDP", "-sdAip"),
+    "sysctl": options("-aAXbeNnoxdhV --all --deprecated --binary --ignore --names --values --quiet" + _GNU,
+                      "-r --pattern", operands=_no_assignment),
+    "busybox": options(operands=at_most(0)),
+}
+
+PROVEN = (
+    "ps aux --sort=-%mem", "pgrep -fl nginx", "pidof sshd", "pstree -p", "pmap -x 1234", "pwdx 1234",
+    "lsof -i :8080", "top -b -n 1", "free -h", "uptime -p", "vmstat 1 5", "iostat -x 2 3", "mpstat -P ALL 1 1",
+    "w", "who -b", "users", "last -n 10", "id -un", "groups", "whoami", "logname", "uname -a",
+    "arch", "nproc --all", "getconf PAGE_SIZE", "locale -a",
+    "dmesg -T --level=err,warn", "journalctl -u nginx --since '1 hour ago' --no-pager", "journalctl -b -1 -p err",
+    "systemctl status nginx --no-pager", "systemctl list-units --type=service --state=failed",
+    "systemctl is-active docker", "loginctl list-sessions", "timedatectl", "hostnamectl status", "localectl",
+    "networkctl list", "ip -br addr", "ip route get 1.1.1.1", "ip -s link show eth0", "ss -tlnp", "netstat -rn",
+    "lsblk -f", "lscpu -J", "lsmem --summary", "lsns -t net", "lslocks", "lsipc -m", "lsirq", "lsusb -t",
+    "lspci -k", "sysctl net.ipv4.ip_forward", "busybox",
+)
+
+PACK = Pack("system", "The running system looked at, not changed: processes, logs, services, network state and "
+            "hardware.", read_only=READ_ONLY, proven=PROVEN)
