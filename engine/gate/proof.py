@@ -235,7 +235,8 @@ def at_most(count: int) -> OperandCheck:
 
     def check(operands: list[str]) -> str | None:
         if len(operands) > count:
-            return f"takes at most {count} operand{'' if count == 1 else 's'}; {operands[count]!r} would be written or set"
+            plural = "" if count == 1 else "s"
+            return f"takes at most {count} operand{plural}; {operands[count]!r} would be written or set"
         return None
 
     return check

@@ -51,6 +51,8 @@ _SECRET_STORES = frozenset({"secret", "secrets"})
 
 
 def _prints_secret(groups: list[str], verb: str) -> bool:
+    if verb == "get-random-password":
+        return False
     if any(part in verb for part in _SECRET_PARTS):
         return True
     if any(group in _SECRET_GROUPS for group in groups):
@@ -137,7 +139,9 @@ def _aws(cmd: Command) -> str | None:
     if service == "s3":
         return None if operation == "ls" else f"aws s3 {operation}: not a command known to be read-only"
     if service == "configure":
-        return None if operation in ("list", "list-profiles") else f"aws configure {operation}: not known to be read-only"
+        if operation in ("list", "list-profiles"):
+            return None
+        return f"aws configure {operation}: not known to be read-only"
     if operation in _NEVER or not _reads(operation) or _writes(operation):
         return f"aws {service} {operation}: not an operation known to be read-only"
     if _prints_secret([], operation):

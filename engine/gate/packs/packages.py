@@ -129,7 +129,8 @@ _BREW_FLAGS = (" -1 -l -t -r -q -v -d --versions --pinned --full-name --formula 
 _BREW_READ = options(_BREW_FLAGS, "--days --category", "--json")
 _BREW = unless_env(Options(_BREW_READ.flags | {"--version", "--prefix", "--cellar", "--cache", "--repository"},
                            subcommands={
-    **{verb: _BREW_READ for verb in "list ls info abv search deps uses leaves outdated config desc options cat".split()},
+    **{verb: _BREW_READ
+       for verb in "list ls info abv search deps uses leaves outdated config desc options cat".split()},
     "tap": options(operands=at_most(0)), "services": subcommands({"list": _BREW_READ, "info": _BREW_READ}),
     "": options(),
 }), "HOMEBREW_*")

@@ -452,11 +452,13 @@ READ_ONLY = {
 }
 
 PROVEN = (
-    "ls -la", "ls --color=auto -lh /var/log", "dir -a", "vdir --human-readable", "cat README.md", "head -n 20 app.log", "head -5 notes.txt",
+    "ls -la", "ls --color=auto -lh /var/log", "dir -a", "vdir --human-readable", "cat README.md",
+    "head -n 20 app.log", "head -5 notes.txt",
     "tail -f /var/log/syslog", "tail -n +3 data.csv", "wc -l src/*.py", "stat -c %s file.bin", "du -sh .",
     "df -h /", "file -b image.png", "readlink -f ./link", "realpath --relative-to=. src", "namei -l /usr/bin",
     "lsattr -d .", "getfacl -p notes.txt", "which -a python3", "whereis git", "type -a ls", "hash -r",
-    "command -v docker", "kill -l", "date +%Y-%m-%d", "date -u +%s", "tac app.log", "cal -3", "ncal -b", "hostname -f", "tty",
+    "command -v docker", "kill -l", "date +%Y-%m-%d", "date -u +%s", "tac app.log", "cal -3", "ncal -b",
+    "hostname -f", "tty",
     "echo hello", "printf '%s\\n' x", "true", "false", ": noop", "test -f x", "[ -d src ]", "[[ -n x ]]", "pwd",
     "sleep 1", "seq 1 5", "expr 1 + 2", "factor 12", "basename /a/b.txt .txt", "dirname /a/b", "yes | head -1",
     "cd /tmp", "pushd /tmp", "popd", "dirs -v", "jobs", "wait", "exit 0", "return 0", "shift", "unset X",
@@ -480,8 +482,8 @@ PROVEN = (
     "apropos partition", "whatis ls", "tree -L 2 -a", "nm -D libfoo.so", "readelf -h /bin/ls",
 )
 
-PACK = Pack("core.read", "Readers: coreutils, text tools, pagers, archive listings and find, proven read-only option by "
-            "option.", read_only=READ_ONLY, core=True, proven=PROVEN)
+PACK = Pack("core.read", "Readers: coreutils, text tools, pagers, archive listings and find, proven read-only "
+            "option by option.", read_only=READ_ONLY, core=True, proven=PROVEN)
 
 
 def proves(cmd: Command) -> bool:

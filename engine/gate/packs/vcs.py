@@ -246,7 +246,8 @@ GIT = options(
         "describe": options(
             "--contains --debug --all --tags --long --first-parent --exact-match --always",
             "--candidates --match --exclude", "--abbrev --dirty --broken"),
-        "for-each-ref": options("-sp --shell --perl --python --tcl --ignore-case --omit-empty --stdin --include-root-refs",
+        "for-each-ref": options("-sp --shell --perl --python --tcl --ignore-case --omit-empty --stdin"
+                                " --include-root-refs",
                                 "--count --exclude " + _REF_FILTERS, "--color"),
         "show-ref": options("-dq --tags --heads --branches --verify --exists --head --dereference --quiet",
                             "", "-s --hash --abbrev --exclude-existing"),
@@ -291,7 +292,8 @@ def _gh(flags: str = "", valued: str = "") -> Options:
     return options("-h --help " + flags, "-R --repo" + _GH_OUTPUT + " " + valued)
 
 
-_GH_LIST_FILTERS = "-a -A -l -L -S -s -B -H --assignee --author --label --limit --search --state --base --head --app --mention --milestone"
+_GH_LIST_FILTERS = ("-a -A -l -L -S -s -B -H --assignee --author --label --limit --search --state --base --head --app"
+                    " --mention --milestone")
 GH = unless_env(Options(_GH_READ.flags, _GH_READ.valued, subcommands={
     "pr": subcommands({"list": _gh("-d --draft", _GH_LIST_FILTERS), "view": _gh("-c --comments"),
                        "status": _gh("-c --conflict-status"), "diff": _gh("--name-only --patch", "--color"),
@@ -331,5 +333,5 @@ PROVEN = (
     "gh issue list -l bug", "gh repo view --json name", "gh auth status",
 )
 
-PACK = Pack("vcs.git", "git and code-hosting CLIs: history rewrites, force pushes, and settings that run programs.", rules=RULES,
-            read_only={"git": GIT, "gh": GH}, proven=PROVEN)
+PACK = Pack("vcs.git", "git and code-hosting CLIs: history rewrites, force pushes, and settings that run programs.",
+            rules=RULES, read_only={"git": GIT, "gh": GH}, proven=PROVEN)
