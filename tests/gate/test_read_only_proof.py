@@ -71,6 +71,9 @@ NOT_PROVEN = [
     ("redis-cli flushall", "flushall"),
     ("LESS='-o log' less notes.txt", "LESS="),
     ("frobnicate --all", "frobnicate"),
+    ("journalctl -n --cursor-file=cursor.txt", "--cursor-file"),
+    ("npm ls --color --userconfig=npmrc", "--userconfig"),
+    ("pmap -n 1234", "-n"),
     ("az storage account keys list -n store", "credential"),
 ]
 

@@ -26,14 +26,17 @@ _NPM_VALUED = (" --depth --omit --include --only -w --workspace --prefix --regis
 
 
 def _npm(flags: str = "", valued: str = "", **more: object) -> Options:
-    return options(_NPM_FLAGS + " " + flags, _NPM_VALUED + " " + valued, **more)  # type: ignore[arg-type]
+    """npm's parser takes an option's value from the next word only when that word is not an
+    option, so its values count as attached (`--depth=0`); `--depth 0` leaves `0` an operand."""
+    return options(_NPM_FLAGS + " " + flags, "", _NPM_VALUED + " " + valued, **more)  # type: ignore[arg-type]
 
 
 _NPM_READ = _npm()
-_NPM = unless_env(Options(_NPM_READ.flags | {"-v"}, _NPM_READ.valued, subcommands={
+_NPM = unless_env(Options(_NPM_READ.flags | {"-v"}, attached=_NPM_READ.attached, subcommands={
     **{verb: _npm() for verb in "ls list la ll outdated explain why fund prefix root query ping whoami stars".split()},
     **{verb: _npm() for verb in "view info show v search s se find help".split()},
-    "audit": Options(_NPM_READ.flags, _NPM_READ.valued, subcommands={"": _npm("--audit-level"), "signatures": _npm()}),
+    "audit": Options(_NPM_READ.flags, attached=_NPM_READ.attached,
+                     subcommands={"": _npm("", "--audit-level"), "signatures": _npm()}),
     "config": subcommands({"get": _npm(), "list": _npm(), "ls": _npm()}),
     "get": _npm(),
     "pkg": subcommands({"get": _npm()}),

@@ -355,7 +355,7 @@ READ_ONLY = {
     "date": options("-Ru --debug --resolution --rfc-email --utc --universal" + _GNU,
                     "-dfr --date --file --rfc-3339 --reference", "-I --iso-8601", operands=_date_operands),
     "cal": options("-1y3jmswSVhvbc --one --three --year --twelve --julian --monday --sunday --week --vertical"
-                   " --span --reform --iso" + _GNU, "-nAB --months --after --before --color --column"),
+                   " --span --reform --iso" + _GNU, "-nAB --months --after --before --column", "--color"),
     "ncal": options("-1y3jmswSVhbJeopC", "-AB"),
     "hostname": _HOSTNAME_READ,
     "tty": options("-s --silent --quiet" + _GNU),

@@ -8,7 +8,9 @@ and core.secrets). Left out on purpose: `dmesg -c/-C/-D/-E/-n`, `journalctl --va
 and every verb but status/show/cat/list-*/is-*; `ss -K` (kills sockets) and `-D` (writes a
 dump); `ip -batch` and `-force`, `ip netns exec` and `ip xfrm` (prints IPsec keys); `sysctl
 -w/-p` and any `key=value`; `lspci -M/-H/-Q` (bus probing, DNS queries); `lsof -D` (writes
-a device cache); any `SYSTEMD_*` variable in front of a systemd tool (pagers).
+a device cache); any `SYSTEMD_*` variable in front of a systemd tool (pagers). journalctl's
+`-n` and `-b` count as taking their value only when it is attached (`-n100`): journalctl takes
+the next word only when it is a number, so a table that always took it could skip an option.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ _JOURNALCTL = unless_env(options(
     "-mkrxafqeNhVl --system --user --merge --dmesg --reverse --show-cursor --utc --catalog --no-hostname"
     " --no-full --full --all --follow --no-tail --quiet --no-pager --pager-end --force --fields --list-boots"
     " --disk-usage --verify --header --list-catalog --dump-catalog --list-namespaces --truncate-newline" + _GNU,
-    "-MDSUcutpgoFnI --machine --directory --file --root --namespace --since --until --cursor --after-cursor --unit"
+    "-MDSUcutpgoF --machine --directory --file --root --namespace --since --until --cursor --after-cursor --unit"
     " --user-unit --identifier --exclude-identifier --priority --facility --grep --output --output-fields"
-    " --interval --verify-key --field --lines --invocation",
-    "-b --boot --case-sensitive", numeric=True), "SYSTEMD_*")
+    " --interval --verify-key --field --invocation",
+    "-b -n --boot --lines --case-sensitive", numeric=True), "SYSTEMD_*")
 
 _SYSTEMCTL_OPTIONS = (
     "-alrqi --system --user --failed --all --full --recursive --reverse --with-dependencies --show-types --value"
@@ -94,8 +96,8 @@ READ_ONLY = {
                       " --long --numeric-sort --show-pids --show-parents --ns-changes --thread-names --hide-threads"
                       " --uid-changes --unicode --version --security-context", "-CHN --color --highlight-pid"
                       " --ns-sort"),
-    "pmap": options("-xXcndqphV --extended --read-rc --device --quiet --show-path" + _GNU,
-                    "-CAN --read-rc-from --range"),
+    "pmap": options("-xXcdqphV --extended --read-rc --device --quiet --show-path" + _GNU,
+                    "-CA --read-rc-from --range"),
     "pwdx": options("-hV" + _GNU),
     "lsof": options("-?abhlnNOPRtUvVwxXEKQ", "-cdpukmAe", "-iTfFgrosLSz"),
     "top": options("-bcHiOSs1V --batch-mode --cmdline-toggle --threads-show --idle-toggle --list-fields"
