@@ -6,7 +6,10 @@ purpose: options that write a file (`sort -o`, `shuf -o`, `iconv -o`, `tree -o`,
 `tar --to-command`, `nm --plugin`, `man -P/-H`, awk's `-l`/`-E`), take instructions
 from a file the agent could have written (`sed -f`, `awk -f`, `less -k`, `man -C`), or
 hand over a list of paths to print that the secret checks cannot see (`sort
---files0-from`). sed scripts and awk programs are read by `engine.gate.scripts`.
+--files0-from`). sed scripts and awk programs are read by `engine.gate.scripts`. A variable
+in front of the command that carries options (`LESS`, `LESSKEY*`, `MANOPT`, `MANROFFOPT`,
+`GROFF*`) is refused here; one that names a program (`PAGER`, `MANPAGER`, `LESSOPEN`) is
+judged by the environment rules.
 """
 
 from __future__ import annotations
@@ -220,7 +223,7 @@ LESS = unless_env(options(
     " --MOUSE --no-keypad --no-histdups --use-backslash --use-color",
     "-bDhjpxyz# --buffers --color --max-back-scroll --jump-target --pattern --tabs --max-forw-scroll --window"
     " --shift --line-num-width --rscroll --status-col-width --wheel-lines",
-    operands=_less_operands), "LESS*")
+    operands=_less_operands), "LESS", "LESSKEY*")
 MORE = options("-dflcpesuhV --silent --logical --no-pause --print-over --clean-print --exit-on-eof --squeeze"
                " --plain" + _GNU, "-n --lines", numeric=True,
                operands=lambda words: next((f"more: the initial command {w} is not known to be read-only"
@@ -231,7 +234,7 @@ MAN = unless_env(options(
     " --where-cat --location-cat --ignore-case --match-case --regex --wildcard --names-only --all --no-subpages"
     " --ascii --no-hyphenation --nh --no-justification --nj --help --usage --version",
     "-LmMSseEp --locale --systems --manpath --sections --extension --encoding --preprocessor",
-    "--warnings"), "MAN*", "GROFF*", "NROFF*", "TROFF*")
+    "--warnings"), "MANOPT", "MANROFFOPT", "MANROFFSEQ", "GROFF*")
 _WHATIS = options("-dvrwl?V --debug --verbose --regex --wildcard --long --help --usage --version -ea --exact --and",
                   "-LmMs --locale --systems --manpath --sections --section")
 
