@@ -9,7 +9,8 @@ keys), `cluster-info dump`, `diff` (runs an external diff), plugins; `helm templ
 Secret's data); `docker -H/--config`;
 `terraform plan`, `validate`, `show`, `state show`, `graph`, `console` (they start the
 providers, and `data "external"` runs any program the configuration names: code the agent
-may have written) and `fmt` without `-check`; `kafka-* --command-config`; `borg
+may have written), `state pull` (the whole state, secrets included) and `fmt` without
+`-check`; `kubectl get --raw` through a pod's or service's `/proxy`, `/exec`, `/attach`; `kafka-* --command-config`; `borg
 --remote-path/--rsh` and any `BORG_*` variable (`BORG_PASSCOMMAND` runs a program); `restic
 --password-command/-o`; `redis-cli --pipe/--eval/--rdb`; `kind get kubeconfig`.
 """
@@ -32,6 +33,9 @@ def _kube(flags: str = "", valued: str = "", attached: str = "", **more: object)
 
 def _no_secret_data(reading: Reading) -> str | None:
     """`kubectl get secret … -o yaml|json|jsonpath` prints the credentials a Secret holds (names and sizes do not)."""
+    for path in reading.values("--raw"):
+        if any(part in path for part in ("/proxy", "/exec", "/attach", "/portforward")):
+            return f"kubectl get --raw {path}: reaches a pod or service, not the API's records"
     output = reading.values("-o", "--output")
     shows_data = any(value not in ("name", "wide") for value in output) or reading.used("--template")
     for word in [*reading.operands, *reading.values("--raw")]:
@@ -132,7 +136,8 @@ _PODMAN = Options(frozenset({"--help", "-v", "--version"}), frozenset({"--log-le
 
 
 def _terraform_fmt(reading: Reading) -> str | None:
-    if reading.used("-check") or "false" in reading.values("-write"):
+    written = reading.values("-write")
+    if "true" not in written and (reading.used("-check") or "false" in written):
         return None
     return "terraform fmt rewrites files unless -check or -write=false"
 
@@ -143,7 +148,7 @@ _TERRAFORM = unless_env(Options(
     subcommands={
         "version": options("-json", single=True),
         "fmt": options("-check -diff -recursive -no-color", "", "-write -list", single=True, check=_terraform_fmt),
-        "state": subcommands({"list": options("", _TF_STATE, single=True), "pull": options(single=True)}),
+        "state": subcommands({"list": options("", _TF_STATE, single=True)}),
         "output": options("-json -raw -no-color", "-state", single=True),
         "providers": Options(single=True, subcommands={"": options(single=True)}),
         "workspace": subcommands({"list": options(single=True), "show": options(single=True)}),
