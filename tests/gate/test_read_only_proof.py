@@ -74,6 +74,8 @@ NOT_PROVEN = [
     ("journalctl -n --cursor-file=cursor.txt", "--cursor-file"),
     ("npm ls --color --userconfig=npmrc", "--userconfig"),
     ("pmap -n 1234", "-n"),
+    ("aws s3 ls s3://bucket --no-verify-ssl", "--no-verify-ssl"),
+    ("curl --connect-to localhost:80:evil.example:80 http://localhost/", "--connect-to"),
     ("az storage account keys list -n store", "credential"),
 ]
 

@@ -136,6 +136,12 @@ def _aws(cmd: Command) -> str | None:
     if len(words) < 2:
         return "aws: no operation"
     service, operation = words
+    for word in args[i:]:
+        name = word.partition("=")[0]
+        if name in _AWS_REFUSED:
+            return f"aws: option {name} is not known to be read-only"
+        if name == "--with-decryption":
+            return f"aws {service} {operation} --with-decryption: prints a secret"
     if service == "s3":
         return None if operation == "ls" else f"aws s3 {operation}: not a command known to be read-only"
     if service == "configure":
@@ -146,12 +152,6 @@ def _aws(cmd: Command) -> str | None:
         return f"aws {service} {operation}: not an operation known to be read-only"
     if _prints_secret([], operation):
         return f"aws {service} {operation}: prints a credential"
-    for word in args[i:]:
-        name = word.partition("=")[0]
-        if name in _AWS_REFUSED:
-            return f"aws: option {name} is not known to be read-only"
-        if name == "--with-decryption":
-            return f"aws {service} {operation} --with-decryption: prints a secret"
     return None
 
 
