@@ -70,6 +70,7 @@ NOT_PROVEN = [
     ("gcloud container clusters get-credentials prod", "get-credentials"),
     ("redis-cli flushall", "flushall"),
     ("LESS='-o log' less notes.txt", "LESS="),
+    ("RIPGREP_CONFIG_PATH=rgrc rg TODO", "RIPGREP_CONFIG_PATH="),
     ("frobnicate --all", "frobnicate"),
     ("journalctl -n --cursor-file=cursor.txt", "--cursor-file"),
     ("npm ls --color --userconfig=npmrc", "--userconfig"),

@@ -8,7 +8,7 @@ from a file the agent could have written (`sed -f`, `awk -f`, `less -k`, `man -C
 hand over a list of paths to print that the secret checks cannot see (`sort
 --files0-from`). sed scripts and awk programs are read by `engine.gate.scripts`. A variable
 in front of the command that carries options (`LESS`, `LESSKEY*`, `MANOPT`, `MANROFFOPT`,
-`GROFF*`) is refused here; one that names a program (`PAGER`, `MANPAGER`, `LESSOPEN`) is
+`GROFF*`, `RIPGREP_CONFIG_PATH`, whose file may say `--pre`) is refused here; one that names a program (`PAGER`, `MANPAGER`, `LESSOPEN`) is
 judged by the environment rules.
 """
 
@@ -362,7 +362,7 @@ READ_ONLY = {
     "ncal": options("-1y3jmswSVhbJeopC", "-AB"),
     "hostname": _HOSTNAME_READ,
     "tty": options("-s --silent --quiet" + _GNU),
-    "grep": GREP, "egrep": GREP, "fgrep": GREP, "zgrep": GREP, "rg": RG, "ag": AG,
+    "grep": GREP, "egrep": GREP, "fgrep": GREP, "zgrep": GREP, "rg": unless_env(RG, "RIPGREP_CONFIG_PATH"), "ag": AG,
     "sed": SED, "gsed": SED, "awk": AWK, "gawk": AWK, "mawk": AWK, "nawk": AWK,
     "jq": JQ, "gojq": JQ, "yq": YQ,
     "sort": SORT,
