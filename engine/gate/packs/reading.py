@@ -8,8 +8,8 @@ from a file the agent could have written (`sed -f`, `awk -f`, `less -k`, `man -C
 hand over a list of paths to print that the secret checks cannot see (`sort
 --files0-from`). sed scripts and awk programs are read by `engine.gate.scripts`. A variable
 in front of the command that carries options (`LESS`, `LESSKEY*`, `MANOPT`, `MANROFFOPT`,
-`GROFF*`, `RIPGREP_CONFIG_PATH`, whose file may say `--pre`) is refused here; one that names a program (`PAGER`, `MANPAGER`, `LESSOPEN`) is
-judged by the environment rules.
+`GROFF*`, `RIPGREP_CONFIG_PATH`, whose file may say `--pre`) is refused here; one that names
+a program (`PAGER`, `MANPAGER`, `LESSOPEN`) is judged by the environment rules.
 """
 
 from __future__ import annotations
