@@ -48,7 +48,8 @@ STARTUP = re.compile(
 SECRETS = re.compile(
     r"(?:.*/)?(?:id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|[^/]*\.(?:pem|key|p12|pfx|kdbx|keystore|jks|ppk)"
     r"|\.env(?:\.[\w.-]+)?|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.my\.cnf|credentials(?:\.json)?"
-    r"|\.bash_history|\.zsh_history|secrets?\.(?:ya?ml|json|toml)|\.(?:ssh|gnupg|aws|password-store)(?:/.*)?)"
+    r"|\.bash_history|\.zsh_history|secrets?\.(?:ya?ml|json|toml)|[^/]*\.tfstate(?:\.backup)?"
+    r"|\.(?:ssh|gnupg|aws|password-store)(?:/.*)?)"
     r"|~/\.(?:kube|docker|azure|config/gcloud|config/gh|vault-token)(?:/.*)?"
     r"|/etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_[^/]*key|ssl/private(?:/.*)?)"
     r"|/proc/[^/]+/(?:task/[^/]+/)?environ|/var/run/secrets(?:/.*)?|/run/secrets(?:/.*)?",
@@ -70,7 +71,7 @@ SECRET_NAMES = (
     "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ed25519_sk", "key.pem", "server.key", "cert.p12", "cert.pfx",
     "vault.kdbx", "release.keystore", "release.jks", "putty.ppk", ".env", ".env.local", ".netrc", ".git-credentials",
     ".npmrc", ".pypirc", ".pgpass", ".my.cnf", "credentials", "credentials.json", ".bash_history", ".zsh_history",
-    "secrets.yaml", "secret.json", "secrets.toml",
+    "secrets.yaml", "secret.json", "secrets.toml", "terraform.tfstate", "terraform.tfstate.backup",
 )
 SECRET_DIRS = (".ssh", ".gnupg", ".aws", ".password-store")
 # Block devices and memory: writing one destroys a disk, a volume or the running kernel. Linux
@@ -123,8 +124,11 @@ _PEM_PUBLIC = re.compile(r"pub|cert|crt|chain|bundle|trust|(?:^|[-_.])(?:ca|root
 # Files and directories a tool reads to decide what to run: git's own directory (hooks,
 # config: core.fsmonitor runs on `git status`), a `HEAD` (with objects/ and refs/ beside it a
 # directory is a repository whose config git obeys), package and build scripts, Python
-# start-up files, version pins that pick the interpreter, editor tasks, and the dotfiles a
-# home directory holds (the workspace is HOME when commands run unconfined). See docs/gate.md.
+# start-up files, version pins that pick the interpreter, editor tasks, Terraform's
+# configuration, providers and modules (`plan` and `validate` start them), start-up files of
+# pagers and database clients, Windows programs and scripts (cmd.exe runs `ipconfig.bat` from
+# the working directory before its own `ipconfig`), and the dotfiles a home directory holds
+# (the workspace is HOME when commands run unconfined). See docs/gate.md.
 TOOL_CONFIG = re.compile(
     r"(?:.*/)?(?:"
     r"(?:\.git|\.githooks|\.hg|\.husky|\.config|\.direnv|\.yarn|\.cargo|\.bundle|\.pip|\.vscode|\.idea|\.kube|\.aws)(?:/.*)?"
@@ -136,12 +140,25 @@ TOOL_CONFIG = re.compile(
     r"|sitecustomize\.py|usercustomize\.py|[^/]*\.pth|pip\.conf|pip\.ini|pyvenv\.cfg"
     r"|cargo\.toml|build\.rs|rust-toolchain(?:\.toml)?|gemfile|rakefile|\.gemrc|\.irbrc"
     r"|\.exrc|\.nvimrc|\.nvim\.lua|\.dir-locals\.el|\.curlrc|\.wgetrc"
+    r"|(?:\.terraform|\.terraform\.d)(?:/.*)?|[^/]*\.(?:tf|tofu)(?:\.json)?|[^/]*\.tfvars(?:\.json)?"
+    r"|[^/]*\.(?:tftest|tofutest)\.hcl|\.terraform\.lock\.hcl|\.terraformrc|terraform\.rc|\.tofurc|tofu\.rc"
+    r"|\.lesskey|\.less|\.ackrc|\.manpath|\.vault|\.sqliterc|\.psqlrc|\.inputrc|\.editrc"
+    r"|[^/]*\.(?:bat|cmd|exe|ps1|psm1|psd1|ps1xml|vbs|vbe|wsf|wsh|msc|cpl|scr|pif)"
     r")",
     re.I,
 )
+# Extensions cmd.exe also runs from the working directory (`PATHEXT`), but which name ordinary
+# source files too: such a file is tool configuration only when its name is a program a pack
+# proves read-only (`whoami.js`, `hostname.py`, `ipconfig.com`), which cmd.exe would run instead.
+_SHADOWING = frozenset({"com", "js", "jse", "py", "pyw", "pyz"})
 # Directories whose programs are the system's own: a program named by a path anywhere else
-# (`tools/ls`, `/tmp/ls`, `~/bin/ls`) may be something the agent wrote.
-SYSTEM_BIN = frozenset({"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"})
+# (`tools/ls`, `/tmp/ls`, `~/bin/ls`) may be something the agent wrote. Writing into any of them
+# is a change to a system tree (`SYSTEM`), which a person approves. `SYSTEM_TREES` are searched
+# at any depth: `/usr/libexec/…` and macOS's sealed `/System/…` hold only the system's programs.
+SYSTEM_BIN = frozenset({"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin",
+                        "/opt/homebrew/bin", "/opt/homebrew/sbin", "/opt/local/bin", "/opt/local/sbin", "/snap/bin",
+                        "/run/current-system/sw/bin", "/nix/var/nix/profiles/default/bin"})
+SYSTEM_TREES = ("/usr/libexec/", "/System/")
 
 
 @per_word(limit=256)
@@ -266,7 +283,24 @@ def is_tool_config(path: str) -> bool:
     text = path.strip().strip("'\"").replace("\\", "/")
     if not text:
         return False
-    return TOOL_CONFIG.fullmatch(posixpath.normpath(fold(text))) is not None
+    folded = posixpath.normpath(fold(text))
+    if TOOL_CONFIG.fullmatch(folded) is not None:
+        return True
+    stem, dot, extension = folded.rpartition("/")[2].rpartition(".")
+    return bool(dot) and extension.lower() in _SHADOWING and stem.lower() in _proven_names()
+
+
+def _proven_names() -> frozenset[str]:
+    """Every program name a pack proves read-only (imported late: the packs import this module)."""
+    global _PROVEN
+    if _PROVEN is None:
+        from engine.gate.packs import PACKS
+
+        _PROVEN = frozenset(name for pack in PACKS for name in pack.read_only)
+    return _PROVEN
+
+
+_PROVEN: frozenset[str] | None = None
 
 
 @per_word(limit=256)
@@ -275,7 +309,7 @@ def is_system_program(word: str) -> bool:
     if "/" not in word:
         return True
     folded = fold(word)
-    return folded.startswith("/") and posixpath.dirname(folded) in SYSTEM_BIN
+    return folded.startswith("/") and (posixpath.dirname(folded) in SYSTEM_BIN or folded.startswith(SYSTEM_TREES))
 
 
 @per_word(limit=256)

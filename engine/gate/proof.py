@@ -215,15 +215,27 @@ def anything(cmd: "Command") -> str | None:
     return None
 
 
+# What a pager variable may name and still only print: nothing (no pager), or a reader that
+# runs nothing (`GIT_PAGER=cat`, `AWS_PAGER=""`, `SYSTEMD_PAGER=less`).
+HARMLESS_PAGERS = frozenset({"", "cat", "/bin/cat", "/usr/bin/cat", "less", "/usr/bin/less", "more", "/usr/bin/more",
+                             "less -R", "less -r", "less -FRX", "less -FX"})
+
+
+def harmless_pager(name: str, value: str) -> bool:
+    """True for a pager variable (`PAGER`, `GIT_PAGER`, `SYSTEMD_PAGER`, …) set to nothing or to a plain reader."""
+    return name.endswith("PAGER") and value.strip() in HARMLESS_PAGERS
+
+
 def unless_env(proof: Callable[["Command"], "str | None"], *names: str) -> Callable[["Command"], "str | None"]:
     """`proof`, except that a command whose environment prefix sets one of `names` (`LESS*` is a
-    prefix) is not proven: such variables carry options or programs (`LESS='-o log'`, `MANROFFOPT=-U`)."""
+    prefix) is not proven: such variables carry options or programs (`LESS='-o log'`, `MANROFFOPT=-U`).
+    A pager variable that names no pager or a plain reader (`SYSTEMD_PAGER=cat`) runs nothing."""
     exact = frozenset(name for name in names if not name.endswith("*"))
     prefixes = tuple(name[:-1] for name in names if name.endswith("*"))
 
     def guarded(cmd: "Command") -> str | None:
-        for key in cmd.env:
-            if key in exact or key.startswith(prefixes):
+        for key, value in cmd.env.items():
+            if (key in exact or key.startswith(prefixes)) and not harmless_pager(key, value):
                 return f"{cmd.name}: {key}= in its environment is not known to be read-only"
         return proof(cmd)
 

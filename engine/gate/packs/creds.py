@@ -6,21 +6,25 @@ import re
 
 from engine.gate.globs import HAS_GLOB, candidates, expand, matches
 from engine.gate.paths import fold, is_secret
+from engine.gate.packs import macos
 from engine.gate.packs.disks import only_with
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, any_operand, rule
-from engine.gate.proof import options, subcommands
+from engine.gate.proof import harmless_pager, options, subcommands
 from engine.gate.shell import reads
 from engine.gate.shell.unwrap import PRIVILEGED
 from engine.gate.shell.view import Command
 
 # Variables that make a program load or run something else, or read its configuration
 # (and so its hooks) from somewhere else: HOME and XDG_CONFIG_HOME move ~/.gitconfig.
+# Pager variables (`PAGER`, `GIT_PAGER`, `SYSTEMD_PAGER`, `AWS_PAGER`, `GH_PAGER`, …) set to nothing
+# or to a plain reader (`GIT_PAGER=cat`) run nothing.
 _HOOK_VARIABLE = re.compile(
-    r"LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PAGER|MANPAGER|EDITOR|VISUAL|SSH_ASKPASS|BASH_ENV|ENV"
+    r"LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|\w*PAGER|EDITOR|VISUAL|SSH_ASKPASS|BASH_ENV|ENV"
     r"|PROMPT_COMMAND|PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONUSERBASE|NODE_OPTIONS|NODE_PATH|PERL5OPT"
-    r"|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|LESSOPEN|LESSCLOSE|LESSKEY\w*|CRASHPAGER|BUNDLE_GEMFILE|GIT_\w+|IFS|HISTFILE"
+    r"|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|LESSOPEN|LESSCLOSE|LESSKEY\w*|BUNDLE_GEMFILE|GIT_\w+|IFS|HISTFILE"
     r"|HOME|ZDOTDIR|XDG_CONFIG_\w+|KUBECONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|DOCKER_CONFIG"
-    r"|CLOUDSDK_CONFIG|(?i:npm_config_\w+)|BROWSER|MANOPT"
+    r"|CLOUDSDK_CONFIG|(?i:npm_config_\w+)|BROWSER|MANOPT|(?i:PSModulePath)|TF_CLI_CONFIG_FILE|TF_CLI_ARGS\w*"
+    r"|TF_PLUGIN_CACHE_DIR|TF_DATA_DIR|TERRAFORM_CONFIG|VAULT_CONFIG_PATH|BAT_CONFIG_PATH|PSQLRC|RIPGREP_CONFIG_PATH"
 )
 _DECLARES = frozenset({"export", "declare", "typeset", "readonly", "local"})
 _READS_INTO = frozenset({"read", "mapfile", "readarray", "getopts"})
@@ -66,7 +70,13 @@ def _hash_file(path: str) -> bool:
 
 
 def _hooks(cmd: Command) -> bool:
-    return any(_HOOK_VARIABLE.fullmatch(k) for k in cmd.env) or any(_HOOK_VARIABLE.fullmatch(k) for k in _assigned(cmd))
+    if any(_HOOK_VARIABLE.fullmatch(k) and not harmless_pager(k, v) for k, v in cmd.env.items()):
+        return True
+    names = _assigned(cmd)
+    if not names:
+        return False
+    values = dict(a.split("=", 1) for a in cmd.args if "=" in a) if cmd.name in _DECLARES else {}
+    return any(_HOOK_VARIABLE.fullmatch(k) and not (k in values and harmless_pager(k, values[k])) for k in names)
 
 
 RULES = [
@@ -106,8 +116,10 @@ RULES = [
          test=lambda c: not c.flags & {"-l", "-L", "-F"}, examples=["ssh-copy-id user@host", "ssh-keygen -t ed25519"],
          counter=["ssh-add -l"]),
     rule("creds.keychain", DANGEROUS, "creds", "reads or changes the system keychain or keyring",
-         names="security secret-tool keyctl kwallet-query pass gopass", examples=["security find-generic-password -wa x"],
-         counter=["ls"]),
+         names="security secret-tool keyctl kwallet-query pass gopass",
+         test=lambda c: c.name != "security" or macos.READ_ONLY["security"](c) is not None,
+         examples=["security find-generic-password -wa x", "security list-keychains -s x.keychain"],
+         counter=["security list-keychains", "security find-certificate -a -p"]),
     rule("creds.export-secret-key", CATASTROPHIC, "creds", "exports private signing keys", names="gpg gpg2",
          tier=IRREVERSIBLE, args=r"--export-secret(?:-sub)?-keys", examples=["gpg --export-secret-keys -a"],
          counter=["gpg --list-keys"]),

@@ -6,7 +6,9 @@ of its names (by any program: a redirection, `tee`, `cp`, `of=`, an output optio
 filesystem, label or partition table over it, a secure erase or discard, a RAID or LVM label
 zeroed, a pool or volume destroyed. Changes that keep the data (a partition in free space,
 growing or shrinking a volume, mounting) are dangerous, and so is reading a raw disk: it holds
-every file on it, keys and password hashes included.
+every file on it, keys and password hashes included. The inspection tables leave out `zpool
+status|iostat -c` (it runs the scripts of `zpool.d`, and of `~/.zpool.d` or `ZPOOL_SCRIPTS_PATH`,
+which the agent could have written) and any `ZPOOL_*` variable in front.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 
 from engine.gate.paths import is_device, is_root
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, rule
-from engine.gate.proof import Options, options, subcommands
+from engine.gate.proof import Options, options, subcommands, unless_env
 from engine.gate.shell import reads
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command
@@ -487,12 +489,11 @@ READ_ONLY: dict[str, Proof] = {
                      " --match-token --label --uuid --match-types --usages --offset --size"),
     "lvs": _LVM_REPORT, "vgs": _LVM_REPORT, "pvs": _LVM_REPORT,
     "lvdisplay": _LVM_REPORT, "vgdisplay": _LVM_REPORT, "pvdisplay": _LVM_REPORT,
-    "zpool": subcommands({
-        "status": options("-v -x -D -g -L -P -p -s -t -T -i -c -e --power --json", "-T -c"),
-        "list": options("-H -g -L -P -p -v -o -T", "-o -T"), "iostat": options("-g -L -P -p -v -y -w -l -q -r -H -T -c",
-                                                                            "-T -c"),
-        "get": options("-H -p -o", "-o"), "history": options("-i -l"), "version": options(),
-    }),
+    "zpool": unless_env(subcommands({
+        "status": options("-v -x -D -g -L -P -p -s -t -i -e --power --json", "-T"),
+        "list": options("-H -g -L -P -p -v", "-o -T"), "iostat": options("-g -L -P -p -v -y -w -l -q -r -H", "-T"),
+        "get": options("-H -p", "-o"), "history": options("-i -l"), "version": options(),
+    }), "ZPOOL_*"),
     "zfs": subcommands({"list": options("-H -p -r -d -o -s -S -t", "-d -o -s -S -t"),
                         "get": options("-H -p -r -d -o -s -t", "-d -o -s -t"), "version": options()}),
     "hdparm": options("-I -i -g -C --Istdin --Istdout"),

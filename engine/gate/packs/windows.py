@@ -404,8 +404,31 @@ def _sort_output(cmd: Command) -> bool:
     return any(a.lower().startswith(("/o", "/output")) for a in cmd.args)
 
 
+_DATE_VALUES = frozenset({"-d", "--date", "-f", "--file", "-r", "--reference", "--rfc-3339"})
+
+
 def _sets_clock(cmd: Command) -> bool:
-    return any(not a.startswith(("-", "+", "/")) for a in cmd.args)
+    """`date 01-01-2020` (cmd.exe), `date 0101000020` and `date -s …`/`--set=…` (GNU): a word that is
+    neither an option, `+FORMAT`, a switch nor the value of `-d`, `-f` or `-r` sets the clock."""
+    args = cmd.args
+    i = 0
+    while i < len(args):
+        word = args[i]
+        i += 1
+        if word == "--set" or word.startswith("--set="):
+            return True
+        if word in _DATE_VALUES:
+            i += 1
+        elif word[:1] == "-" and word[1:2] not in ("-", ""):
+            for j, letter in enumerate(word[1:], 1):
+                if letter == "s":
+                    return True
+                if letter in "dfrI":
+                    i += letter != "I" and j == len(word) - 1
+                    break
+        elif not word.startswith(("-", "+", "/")):
+            return True
+    return False
 
 
 _DELETE_NAMES = "del erase rd rmdir"
@@ -605,7 +628,9 @@ RULES = [
          test=_sort_output, examples=["sort /o out.txt in.txt"], counter=["sort in.txt"]),
     rule("win.set-clock", DANGEROUS, "windows", "sets the system date or time", names="date time",
          test=lambda c: _sets_clock(c) and not any(a.lower() == "/t" for a in c.args),
-         examples=["date 01-01-2020"], counter=["date /t", "date +%F"]),
+         examples=["date 01-01-2020", "date -s '2020-01-01'", "date --set=yesterday", "date -us @0", "date 0101000020"],
+         counter=["date /t", "date +%F", "date -d @1700000000", "date -d yesterday +%F", "date --date='2 days ago'",
+                  "date -ud @0 +%s", "date -r file.txt", "date -Iseconds", "date -d@0 -u"]),
     rule("win.powershell-download", DANGEROUS, "windows net exec", "PowerShell downloads and runs code", raw="always",
          needles="iex invoke- download iwr bitstransfer webclient",
          tier=IRREVERSIBLE, args=r"(?i)\b(?:iex|invoke-expression)\b|downloadstring|downloadfile|invoke-webrequest|\biwr\b"
