@@ -74,6 +74,19 @@ SECRET_NAMES = (
     "secrets.yaml", "secret.json", "secrets.toml", "terraform.tfstate", "terraform.tfstate.backup",
 )
 SECRET_DIRS = (".ssh", ".gnupg", ".aws", ".password-store")
+# Environment variables whose values are never secrets: locations, locale, terminal, shell and
+# platform names. Printing one (`printenv HOME`) reveals nothing; any other name may hold a
+# token or a URL with a password in it (`DATABASE_URL`, `HTTPS_PROXY`).
+PLAIN_VARIABLES = frozenset((
+    "HOME PATH SHELL USER LOGNAME USERNAME LANG LANGUAGE LC_ALL LC_CTYPE LC_MESSAGES LC_TIME LC_NUMERIC LC_COLLATE"
+    " TERM TERM_PROGRAM COLORTERM COLUMNS LINES PWD OLDPWD HOSTNAME HOSTTYPE OSTYPE MACHTYPE SHLVL TZ TMPDIR TEMP TMP"
+    " EDITOR VISUAL PAGER DISPLAY WAYLAND_DISPLAY XDG_SESSION_TYPE XDG_CURRENT_DESKTOP XDG_RUNTIME_DIR"
+    " XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME MANPATH INFOPATH JAVA_HOME GOPATH GOROOT GOOS"
+    " GOARCH CARGO_HOME RUSTUP_HOME VIRTUAL_ENV CONDA_DEFAULT_ENV CONDA_PREFIX PYENV_ROOT NVM_DIR NODE_ENV"
+    " PYTHONPATH LD_LIBRARY_PATH PKG_CONFIG_PATH CI AWS_REGION AWS_DEFAULT_REGION AWS_PROFILE USERPROFILE APPDATA"
+    " LOCALAPPDATA PROGRAMFILES SYSTEMROOT WINDIR COMPUTERNAME PROCESSOR_ARCHITECTURE NUMBER_OF_PROCESSORS OS"
+    " PATHEXT COMSPEC HOMEDRIVE HOMEPATH"
+).split())
 # Block devices and memory: writing one destroys a disk, a volume or the running kernel. Linux
 # disks (`sd`, `hd`, `vd`, `xvd`, NVMe namespaces, SD cards, RAID, device-mapper, ZFS volumes,
 # Ceph and network block devices, SCSI generic, flash, persistent memory), their stable names

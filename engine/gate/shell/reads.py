@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.gate.memo import per_word
-from engine.gate.paths import SECRET_NAMES, SECRET_SAMPLES, fold, is_device, may_be_secret, reaches_secret
+from engine.gate.paths import (PLAIN_VARIABLES, SECRET_NAMES, SECRET_SAMPLES, fold, is_device, may_be_secret,
+                               reaches_secret)
 from engine.gate.packs.model import Findings
 from engine.gate.shell.parse import parse
 from engine.gate.shell.unwrap import unwrap
@@ -231,7 +232,7 @@ def certificate_positions(program: Sequence[str], name: str) -> set[int]:
 def dumps_environment(cmd: Command) -> bool:
     """`printenv`, `export -p`, bare `set`/`declare`/`local`, `ps e`, `jq -n env`: all print variables."""
     if cmd.name == "printenv":
-        return True
+        return not cmd.operands or any(name not in PLAIN_VARIABLES for name in cmd.operands)
     if cmd.name in _DUMPS:
         return not any("=" in a for a in cmd.operands) and (cmd.name != "set" or not cmd.args) and (
             cmd.name not in ("export", "readonly", "local") or not cmd.operands)
@@ -307,6 +308,8 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("gcloud", ("secrets", "versions", "access"), _GOOGLE), ("az", ("keyvault", "secret", "show"), _AZURE),
     ("az", ("keyvault", "secret", "download"), _AZURE), ("vercel", ("env", "pull"), ("vercel.com",)),
 )
+# `aws sts` operations that print who is calling, not a credential (every other one hands out keys).
+_STS_IDENTITY = frozenset({("get-caller-identity",), ("get-access-key-info",), ("decode-authorization-message",)})
 _SECRET_EXPORTS = frozenset({"--export-secret-keys", "--export-secret-subkeys", "-d", "--decrypt"})
 _FETCHERS = frozenset("curl wget http https xh xhs httpie python python3 nc ncat socat".split())
 _METADATA = re.compile(r"169\.254\.169\.254|169\.254\.170\.2|metadata\.google\.internal|fd00:ec2::254|100\.100\.100\.200"
@@ -499,6 +502,10 @@ def printed_credential(cmd: Command) -> Source | None:
         return Source("the cluster credentials kubectl prints")
     if name == "kubectl" and operands[:2] in (("get", "secret"), ("get", "secrets")) and cmd.flags & {"-o", "--output"}:
         return Source("the Kubernetes secrets kubectl prints")
+    if name == "aws" and operands[:1] == ("sts",) and operands[1:2] in _STS_IDENTITY:
+        return None
+    if name == "doppler" and operands == ("secrets",) and "--only-names" in cmd.flags:
+        return None
     for program, path, hosts in _PRINTERS:
         if name == program and operands[: len(path)] == path:
             return Source(f"the credential `{' '.join((program, *path))}` prints", hosts)
