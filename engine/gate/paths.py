@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from engine.gate.codeproof.modules import shadows_module
 from engine.gate.globs import HAS_GLOB, candidates, expand, has_letters, matches
 from engine.gate.memo import per_word
 
@@ -50,7 +51,8 @@ SECRETS = re.compile(
     r"|\.env(?:\.[\w.-]+)?|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.my\.cnf|credentials(?:\.json)?"
     r"|\.bash_history|\.zsh_history|secrets?\.(?:ya?ml|json|toml)|[^/]*\.tfstate(?:\.backup)?"
     r"|\.(?:ssh|gnupg|aws|password-store)(?:/.*)?)"
-    r"|~/\.(?:kube|docker|azure|config/gcloud|config/gh|vault-token)(?:/.*)?"
+    r"|~/\.(?:kube|docker|azure|config/gcloud|config/gh|vault-token)(?:/.*)?|~/Library/(?:Keychains|Messages)(?:/.*)?"
+    r"|(?:.*/)?(?:com\.apple\.TCC/TCC\.db|Cookies|Login Data|cookies\.sqlite|key[34]\.db|logins\.json)"
     r"|/etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_[^/]*key|ssl/private(?:/.*)?)"
     r"|/proc/[^/]+/(?:task/[^/]+/)?environ|/var/run/secrets(?:/.*)?|/run/secrets(?:/.*)?",
 )
@@ -64,6 +66,7 @@ SECRET_SAMPLES = (
     "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key",
     "/etc/ssh/ssh_host_ed25519_key", "/etc/ssl/private", "/proc/1/environ", "/proc/self/environ",
     "/proc/1/task/1/environ", "/run/secrets", "/var/run/secrets/kubernetes.io/serviceaccount/token",
+    "~/Library/Keychains/login.keychain-db", "~/Library/Messages/chat.db",
 )
 # Names that are secret wherever they are (the last component of a path), and directories
 # whose every file is.
@@ -144,7 +147,8 @@ _PEM_PUBLIC = re.compile(r"pub|cert|crt|chain|bundle|trust|(?:^|[-_.])(?:ca|root
 # (the workspace is HOME when commands run unconfined). See docs/gate.md.
 TOOL_CONFIG = re.compile(
     r"(?:.*/)?(?:"
-    r"(?:\.git|\.githooks|\.hg|\.husky|\.config|\.direnv|\.yarn|\.cargo|\.bundle|\.pip|\.vscode|\.idea|\.kube|\.aws)(?:/.*)?"
+    r"(?:\.git|\.githooks|\.hg|\.husky|\.config|\.direnv|\.yarn|\.cargo|\.bundle|\.pip|\.vscode|\.idea|\.kube|\.aws"
+    r"|\.docker)(?:/.*)?"
     r"|HEAD|\.gitconfig|\.gitattributes|\.gitmodules|\.lfsconfig|\.hgrc|\.pre-commit-config\.ya?ml|lefthook\.ya?ml"
     r"|\.npmrc|\.yarnrc(?:\.ya?ml)?|package\.json|\.pnpmfile\.c?js|bunfig\.toml|deno\.jsonc?"
     r"|makefile|gnumakefile|[^/]*\.mk|\.?justfile|taskfile\.ya?ml"
@@ -155,7 +159,7 @@ TOOL_CONFIG = re.compile(
     r"|\.exrc|\.nvimrc|\.nvim\.lua|\.dir-locals\.el|\.curlrc|\.wgetrc"
     r"|(?:\.terraform|\.terraform\.d)(?:/.*)?|[^/]*\.(?:tf|tofu)(?:\.json)?|[^/]*\.tfvars(?:\.json)?"
     r"|[^/]*\.(?:tftest|tofutest)\.hcl|\.terraform\.lock\.hcl|\.terraformrc|terraform\.rc|\.tofurc|tofu\.rc"
-    r"|\.lesskey|\.less|\.ackrc|\.manpath|\.vault|\.sqliterc|\.psqlrc|\.inputrc|\.editrc"
+    r"|\.lesskey|\.less|\.ackrc|\.manpath|\.vault|\.sqliterc|\.psqlrc|\.inputrc|\.editrc|\.rpmmacros|\.rpmrc"
     r"|[^/]*\.(?:bat|cmd|exe|ps1|psm1|psd1|ps1xml|vbs|vbe|wsf|wsh|msc|cpl|scr|pif)"
     r")",
     re.I,
@@ -297,7 +301,7 @@ def is_tool_config(path: str) -> bool:
     if not text:
         return False
     folded = posixpath.normpath(fold(text))
-    if TOOL_CONFIG.fullmatch(folded) is not None:
+    if TOOL_CONFIG.fullmatch(folded) is not None or shadows_module(folded):
         return True
     stem, dot, extension = folded.rpartition("/")[2].rpartition(".")
     return bool(dot) and extension.lower() in _SHADOWING and stem.lower() in _proven_names()

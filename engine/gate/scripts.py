@@ -1,13 +1,17 @@
-"""Reads sed scripts and awk programs far enough to prove that they neither write nor run anything.
+"""Reads sed scripts, awk programs and SQL queries far enough to prove that they neither write nor run anything.
 
 Both readers are strict: a construct they do not follow is "not proven", so a script
 they would read differently from sed or awk can only be refused, never passed. sed may
 not use `e`, `w`, `W`, `r`, `R` or the `e` and `w` flags of `s`; awk may not call
 `system`, read with `getline` from a file or a command, pipe, redirect output to a file,
-read `ENVIRON` or `PROCINFO`, or use gawk's `@` directives and indirect calls.
+read `ENVIRON` or `PROCINFO`, or use gawk's `@` directives and indirect calls. SQL given to a
+database client is read the same way (`sql_query`): only queries, and only calls to functions
+that compute a value.
 """
 
 from __future__ import annotations
+
+import re
 
 _SED_PLAIN = frozenset("=dDgGhHnNpPxzF")
 _SED_NUMBER = frozenset("lLqQ")
@@ -314,3 +318,125 @@ def _regex_may_start(tokens: list[str]) -> bool:
     if last in _AWK_OPERAND_END or last in _AWK_OPERAND_WORDS:
         return False
     return not (last[0].isalnum() or last[0] in '_"/')
+
+
+# SQL a database client may be given and still only read: a `SELECT` (or `WITH … SELECT`,
+# `EXPLAIN`, `VALUES`) whose every call is to a function known to compute a value and nothing
+# else. Functions that read or write files (`readfile`, `writefile`, `pg_read_file`,
+# `lo_export`), load code (`load_extension`), run an editor (`edit`), change sequences or
+# sessions (`nextval`, `set_config`) or signal servers (`pg_terminate_backend`), and any
+# function a database defines, are not in the list, so a query calling one is not proven.
+_SQL_FIRST = frozenset({"select", "with", "explain", "values", "table"})
+_SQL_WRITES = frozenset(
+    "insert update delete replace upsert merge create drop alter attach detach vacuum reindex analyze pragma begin"
+    " commit rollback savepoint release copy grant revoke truncate lock call do set reset load listen notify execute"
+    " prepare deallocate discard refresh cluster comment security import checkpoint into returning".split())
+_SQL_CALLABLE = frozenset(
+    "count sum avg min max total group_concat string_agg array_agg json_agg jsonb_agg json_group_array"
+    " json_group_object length char_length character_length octet_length bit_length lower upper initcap substr"
+    " substring trim ltrim rtrim btrim replace translate abs round ceil ceiling floor trunc mod power sqrt exp ln log"
+    " sign coalesce ifnull nullif iif typeof date time datetime julianday strftime unixepoch timediff now age"
+    " date_trunc date_part extract to_char to_date to_timestamp to_number make_date make_interval printf format"
+    " instr position strpos hex unhex quote concat concat_ws split_part left right lpad rpad repeat reverse"
+    " starts_with greatest least row_number rank dense_rank percent_rank cume_dist ntile lag lead first_value"
+    " last_value nth_value bool_and bool_or every array_length cardinality unnest generate_series json jsonb"
+    " json_extract json_array_length json_object json_array json_type json_valid json_each json_tree json_build_object"
+    " json_build_array jsonb_build_object jsonb_pretty to_json to_jsonb row_to_json json_object_keys jsonb_object_keys"
+    " regexp_replace regexp_matches regexp_match regexp_split_to_array regexp_substr regexp_like md5 likelihood"
+    " likely unlikely zeroblob char unicode soundex glob like pg_size_pretty pg_total_relation_size"
+    " pg_relation_size pg_table_size pg_indexes_size pg_database_size pg_column_size pg_typeof version"
+    " current_database current_schema current_schemas current_setting pg_backend_pid inet_server_addr"
+    " pragma_table_info pragma_table_xinfo pragma_index_list pragma_index_info pragma_index_xinfo"
+    " pragma_foreign_key_list pragma_database_list pragma_table_list pragma_function_list".split())
+_SQL_KEYWORDS = frozenset(
+    "in exists from join as on and or not where select over filter when then else case values by having union"
+    " intersect except all distinct between any some using within lateral cast is like glob escape limit offset"
+    " interval row array partition order group window".split())
+# PRAGMAs that only report; given a value (`= x` or `(x)`) the ones in the second list change the database.
+_SQLITE_PRAGMAS = frozenset(
+    "table_info table_xinfo index_list index_info index_xinfo foreign_key_list database_list compile_options"
+    " integrity_check quick_check foreign_key_check collation_list function_list module_list pragma_list"
+    " table_list".split())
+_SQLITE_SETTINGS = frozenset("user_version schema_version application_id page_count page_size freelist_count encoding"
+                             " journal_mode foreign_keys data_version".split())
+
+
+def sql_query(text: str, dialect: str) -> str | None:
+    """None when every statement of `text` only reads (see above), else why not. `dialect` is
+    "sqlite" (which also allows the PRAGMAs that only report) or "postgres"."""
+    if "\\" in text or "$$" in text or "`" in text:
+        return f"{dialect}: escapes and dollar quotes are not read"
+    plain = _sql_plain(text)
+    if plain is None:
+        return f"{dialect}: an unterminated quote or comment"
+    statements = [part.strip() for part in plain.split(";") if part.strip()]
+    if not statements:
+        return f"{dialect}: no statement"
+    for statement in statements:
+        words = _SQL_WORD.findall(statement)
+        first = words[0].lower() if words else ""
+        if first == "pragma" and dialect == "sqlite":
+            why = _sqlite_pragma(statement)
+            if why:
+                return why
+            continue
+        if first not in _SQL_FIRST:
+            return f"{dialect}: {first or statement[:20]!r} is not a query known to be read-only"
+        for word in words:
+            if word.lower() in _SQL_WRITES:
+                return f"{dialect}: {word} is not known to be read-only"
+        for match in _SQL_CALL.finditer(statement):
+            name = match.group(1).lower()
+            if name not in _SQL_CALLABLE and name not in _SQL_KEYWORDS:
+                return f"{dialect}: the function {match.group(1)} is not known to be read-only"
+    return None
+
+
+_SQL_WORD = re.compile(r"[A-Za-z_][\w$]*")
+_SQL_CALL = re.compile(r"([A-Za-z_][\w$]*)\s*\(")
+_SQLITE_PRAGMA = re.compile(r"\s*pragma\s+(?:\w+\s*\.\s*)?(\w+)\s*(\(\s*[\w\"' .]*\)|=.*)?\s*", re.I | re.S)
+
+
+def _sqlite_pragma(statement: str) -> str | None:
+    match = _SQLITE_PRAGMA.fullmatch(statement)
+    if match is None:
+        return "sqlite: a PRAGMA that is not known to be read-only"
+    name, argument = match.group(1).lower(), match.group(2)
+    if name in _SQLITE_PRAGMAS and not (argument or "").startswith("="):
+        return None
+    if name in _SQLITE_SETTINGS and not argument:
+        return None
+    return f"sqlite: PRAGMA {name} {'with a value ' if argument else ''}is not known to be read-only"
+
+
+def _sql_plain(text: str) -> str | None:
+    """The SQL with string literals and quoted names replaced by `''` and comments removed (None when one is open)."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "'\"[":
+            close = "]" if ch == "[" else ch
+            j = i + 1
+            while True:
+                j = text.find(close, j)
+                if j < 0:
+                    return None
+                if close != "]" and text.startswith(close * 2, j):
+                    j += 2
+                    continue
+                break
+            out.append("''" if ch == "'" else "x")
+            i = j + 1
+        elif text.startswith("--", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            if j < 0:
+                return None
+            i = j + 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)

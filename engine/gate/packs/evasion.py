@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from engine.gate.paths import is_startup, is_tool_config
+from engine.gate.packs import macos, security
 from engine.gate.packs.model import DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
+from engine.gate.shell.view import Command
 from engine.gate.shell.writes import WRITERS, written
 
 
@@ -28,6 +30,14 @@ def _writes_tool_config(cmd) -> str | None:
         if is_tool_config(path):
             return path
     return None
+
+
+def _switches_off(cmd: Command) -> bool:
+    """Any use but the status and listing forms the security and macOS packs prove read-only."""
+    if cmd.name == "sysctl":
+        return "-w" in cmd.flags or "=" in cmd.text
+    proof = security.READ_ONLY.get(cmd.name) or macos.READ_ONLY.get(cmd.name)
+    return proof is None or proof(cmd) is not None
 
 
 RULES = [
@@ -61,8 +71,11 @@ RULES = [
          examples=["echo > /var/log/wtmp", ": > /var/log/auth.log"], counter=["echo > app.log"]),
     rule("evasion.security-off", DANGEROUS, "evasion", "turns off a security control (SELinux, AppArmor, audit, Defender)",
          names="setenforce aa-teardown auditctl aa-disable aa-complain spctl csrutil Set-MpPreference sysctl",
-         tier=IRREVERSIBLE, test=lambda c: c.name != "sysctl" or "-w" in c.flags or "=" in c.text,
-         examples=["setenforce 0", "auditctl -D", "sysctl -w kernel.randomize_va_space=0"], counter=["sysctl -a"]),
+         tier=IRREVERSIBLE, test=lambda c: _switches_off(c),
+         examples=["setenforce 0", "auditctl -D", "sysctl -w kernel.randomize_va_space=0", "csrutil disable",
+                   "spctl --master-disable"],
+         counter=["sysctl -a", "auditctl -l", "auditctl -s", "csrutil status", "spctl --status",
+                  "spctl --assess -v /Applications/Safari.app"]),
     rule("evasion.setuid", DANGEROUS, "evasion", "sets the setuid/setgid bit (a privilege escalation foothold)",
          names="chmod", args=r"(?:^|\s)(?:[ugoa]*\+[rwx]*s|[2467][0-7]{3})(?:\s|$)", tier=IRREVERSIBLE,
          examples=["chmod +s /bin/bash", "chmod 4755 /tmp/sh"], counter=["chmod 755 x"]),

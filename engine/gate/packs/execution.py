@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.gate.paths import is_system_program
+from engine.gate.packs import infra, packages, reading, system
 from engine.gate.packs.model import CATASTROPHIC, COMPENSABLE, DANGEROUS, IRREVERSIBLE, Pack, rule
 from engine.gate.shell.view import Command
 
@@ -32,6 +33,16 @@ _ASKING = {
     "poetry": frozenset("show check version".split()), "composer": frozenset("show outdated licenses".split()),
     "bundle": frozenset("list outdated info".split()), "dotnet": frozenset("--info --list-sdks --list-runtimes".split()),
 }
+
+
+def _proven(cmd: Command) -> bool:
+    """The program's own read-only pack proves this use of it (`npm config get`, `sqlite3 app.db .tables`,
+    `bc -l`): a rule about what the program can do elsewhere does not apply."""
+    for table in (packages.READ_ONLY, reading.READ_ONLY, system.READ_ONLY, infra.READ_ONLY):
+        proof = table.get(cmd.name)
+        if proof is not None:
+            return proof(cmd) is None
+    return False
 
 
 def _asks_only(cmd: Command) -> bool:
@@ -141,8 +152,9 @@ RULES = [
                " pkg pkg_add port snap flatpak conda mamba uv poetry bundle composer nix-env",
          tier=COMPENSABLE,
          args=r"(?:^|\s)(?:install|i|add|get|update|upgrade|ci|-S|-U|sync|global|require|bundle)(?:\s|$)",
+         test=lambda c: not _proven(c),
          examples=["npm install", "pip install requests", "apt-get install -y nginx", "go get github.com/u/p"],
-         counter=["pip list", "npm ls"]),
+         counter=["pip list", "npm ls", "npm config get registry", "npm pkg get name"]),
     rule("exec.package-remove", DANGEROUS, "exec", "removes installed packages", tier=COMPENSABLE,
          names="npm pnpm yarn pip pip3 gem cargo apt apt-get yum dnf zypper pacman apk brew choco snap flatpak conda dpkg rpm",
          args=r"(?:^|\s)(?:uninstall|remove|rm|purge|erase|autoremove|-R\w*|-e|-P|clean)(?:\s|$)",
@@ -150,9 +162,12 @@ RULES = [
     rule("exec.package-run", DANGEROUS, "exec", "runs project scripts or tools through a package manager",
          names="npm pnpm yarn npx bunx pnpx uvx cargo go make cmake ninja gradle gradlew mvn ant bazel dotnet mix"
                " rake bundle poetry tox nox pytest jest deno bun composer",
-         test=lambda c: not (len(c.args) == 1 and c.args[0] in ("--version", "--help")) and not _asks_only(c),
-         examples=["npm run build", "make all", "cargo build --release", "mvn compile", "npm test", "go run ."],
-         counter=["make --version", "npm ls --depth=0", "cargo tree -d", "go list -m all", "npm view react version"]),
+         test=lambda c: not (len(c.args) == 1 and c.args[0] in ("--version", "--help")) and not _asks_only(c)
+         and not _proven(c),
+         examples=["npm run build", "make all", "cargo build --release", "mvn compile", "npm test", "go run .",
+                   "npm audit fix"],
+         counter=["make --version", "npm ls --depth=0", "cargo tree -d", "go list -m all", "npm view react version",
+                  "npm audit", "npm config list", "npm -v"]),
     rule("exec.container", DANGEROUS, "exec", "runs or changes containers", names="docker podman nerdctl ctr",
          test=lambda c: _changes(c, _CONTAINER_CHANGES, _CONTAINER_GROUPS),
          examples=["docker exec -it container /bin/sh", "docker system prune -af", "docker network rm x",
@@ -208,7 +223,9 @@ RULES = [
          names="expect script rlwrap grc cdist firejail aa-exec capsh distcc cabal agetty choom nsenter unshare setarch"
                " busctl tclsh wish crash m4 dc bc dosbox clisp guile ghc ghci R Rscript jrunscript jjs csh tcsh ksh sqlite3"
                " mysql psql enscript dmidecode tcpdump pdflatex latex tex xelatex lualatex logrotate mypy gem fzf",
-         examples=["expect -c 'spawn /bin/sh;interact'", "capsh --", "sqlite3 db.sqlite"], counter=["ls"]),
+         test=lambda c: not _proven(c),
+         examples=["expect -c 'spawn /bin/sh;interact'", "capsh --", "sqlite3 db.sqlite", "sqlite3 db '.shell id'"],
+         counter=["ls", "sqlite3 app.db .tables", "bc -l"]),
     rule("exec.interpreter", DANGEROUS, "exec", "starts an interpreter", names="python python3 node perl ruby php lua irb",
          test=lambda c: not c.operands and not c.stdin and not c.args[:1] == ("--version",) and not c.piped,
          examples=["python3", "perl -V"], counter=["python3 --version"]),

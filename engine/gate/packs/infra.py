@@ -19,13 +19,26 @@ file, `.terraformrc`) is tool configuration, which the agent cannot write withou
 (`engine/gate/paths.py`); `plan` may hold the state lock while it reads. `kubectl get --raw`
 through a pod's or service's `/proxy`, `/exec`, `/attach`; `kafka-* --command-config`; `borg
 --remote-path/--rsh` and any `BORG_*` variable (`BORG_PASSCOMMAND` runs a program); `restic
---password-command/-o`; `redis-cli --pipe/--eval/--rdb`; `kind get kubeconfig`.
+--password-command/-o`; `redis-cli --pipe/--eval/--rdb`; `kind get kubeconfig`; `docker compose
+config` (it prints the files with every `.env` value filled in) and `--env-file`. sqlite3 and psql
+are proven only with their commands in their arguments (without them they read commands from
+their input), each a query (`scripts.sql_query`: `SELECT` calling only functions that compute a
+value) or a command that describes (sqlite3's `.tables`, `.schema`, `.indexes`, `.dump`, …;
+psql's `\d…`, `\l`, `\conninfo`, with plain names as arguments); left out: sqlite3's `.shell`,
+`.system`, `.output`, `.once`, `.save`, `.backup`, `.import`, `.load`, `.read`, `.open`, `-init`,
+`-A`, `-vfs`, URI file names, and SQL such as `writefile()`, `readfile()`, `load_extension()`,
+`ATTACH` or any write; psql's `\!`, `\o`, `\copy`, `\w`, `\g`, `\i`, backquotes, `-f`, `-o`,
+`-L`, and `PSQLRC`, `PSQL_HISTORY`, `PGOPTIONS`, `PGSERVICEFILE` in front (`.sqliterc` and `.psqlrc`
+are tool configuration).
 """
 
 from __future__ import annotations
 
+import re
+
 from engine.gate.packs.model import Pack
 from engine.gate.proof import Options, Reading, at_most, options, subcommands, unless_env
+from engine.gate.scripts import sql_query
 
 _KUBE_FLAGS = " -h --help --match-server-version --warnings-as-errors --disable-compression"
 _KUBE_VALUED = (" -n --namespace --context --cluster --user --as --as-group --as-uid --request-timeout -v --v --vmodule"
@@ -121,6 +134,11 @@ _DOCKER_GLOBAL = options("-D --debug --tls --tlsverify -v --version --help", "-c
 _DOCKER_PS = options("-a -l -q -s --all --latest --no-trunc --quiet --size", "-f -n --filter --format --last")
 _DOCKER_IMAGES = options("-a -q --all --digests --no-trunc --quiet --tree", "-f --filter --format")
 _DOCKER_INSPECT = options("-s --size", "-f --format --type")
+_DOCKER_LIST = options("-q --quiet --no-trunc --verbose", "-f --filter --format")
+# `docker compose` reads its files to find the project; `config` is left out (it prints them with every
+# variable from `.env` filled in), and so are `--env-file` (a secret's path) and `--project-directory`.
+_COMPOSE = options("--compatibility --dry-run --all-resources", "-f -p --file --project-name --profile --ansi"
+                   " --progress --parallel")
 _DOCKER_READS = {
     "ps": _DOCKER_PS, "images": _DOCKER_IMAGES, "inspect": _DOCKER_INSPECT,
     "logs": options("-f -t --follow --details --timestamps", "-n --since --until --tail"),
@@ -136,10 +154,23 @@ _DOCKER_READS = {
                               "top": options(), "port": options(), "diff": options()}),
     "context": subcommands({"ls": options("-q --quiet", "--format"), "list": options("-q --quiet", "--format"),
                             "show": options(), "inspect": options("", "-f --format")}),
+    **{group: subcommands({"ls": _DOCKER_LIST, "list": _DOCKER_LIST, "inspect": _DOCKER_INSPECT})
+       for group in ("network", "volume", "plugin", "node", "service", "stack", "secret", "config")},
+    "system": subcommands({"df": options("-v --verbose", "--format"), "info": options("", "-f --format"),
+                           "events": options("", "-f --filter --since --until --format")}),
+    "buildx": subcommands({"ls": options("", "--format"), "version": options(), "du": options("--verbose", "--filter")}),
+    "compose": Options(_COMPOSE.flags, _COMPOSE.valued, subcommands={
+        "ps": options("-a -q --all --quiet --services --no-trunc --orphans", "--format --filter --status"),
+        "ls": options("-a -q --all --quiet", "--format --filter"), "images": options("-q --quiet", "--format"),
+        "logs": options("-f -t --follow --timestamps --no-color --no-log-prefix", "-n --tail --since --until --index"),
+        "top": options(), "version": options("--short", "-f --format"), "port": options("", "--protocol --index"),
+        "events": options("--json")}),
 }
 _DOCKER = Options(_DOCKER_GLOBAL.flags, _DOCKER_GLOBAL.valued, subcommands=_DOCKER_READS)
 _PODMAN = Options(frozenset({"--help", "-v", "--version"}), frozenset({"--log-level"}),
-                  subcommands={verb: table for verb, table in _DOCKER_READS.items() if verb != "context"})
+                  subcommands={verb: table for verb, table in _DOCKER_READS.items()
+                               if verb not in ("context", "buildx", "compose", "plugin", "node", "service", "stack",
+                                               "config")})
 
 
 def _terraform_fmt(reading: Reading) -> str | None:
@@ -301,6 +332,73 @@ _REDIS = Options(_REDIS_TABLE.flags, _REDIS_TABLE.valued, fold=True, subcommands
     "cluster": Options(fold=True, subcommands={"info": _REDIS_TABLE, "nodes": _REDIS_TABLE}),
 })
 
+_SQLITE_DOT = frozenset(
+    ".tables .table .schema .indexes .indices .databases .fullschema .dbinfo .help .show .headers .header .mode .width"
+    " .nullvalue .separator .timer .stats .eqp .print .dump .changes .bail .echo .explain .quit .exit".split())
+_SQLITE_DOT_WORD = re.compile(r"[\w.*%?\[\]-]*")
+
+
+def _sqlite_command(text: str) -> str | None:
+    """One command sqlite3 runs from its arguments: a dot command from the list above, or a query."""
+    if text.startswith("."):
+        words = text.split()
+        if "\n" in text or words[0].lower() not in _SQLITE_DOT:
+            return f"sqlite3: {words[0]} is not a dot command known to be read-only"
+        if not all(_SQLITE_DOT_WORD.fullmatch(word.strip("'\"")) for word in words[1:]):
+            return f"sqlite3: {text!r} has arguments that are not names"
+        return None
+    return sql_query(text, "sqlite")
+
+
+def _sqlite(reading: Reading) -> str | None:
+    """`sqlite3 [options] FILE COMMAND…`: with no command it reads them from its input, which is not shown."""
+    if not reading.operands:
+        return None if reading.used("-version", "-help") else "sqlite3: no database and command"
+    database, commands = reading.operands[0], [*reading.values("-cmd"), *reading.operands[1:]]
+    if "?" in database or database.startswith("file:"):
+        return f"sqlite3: {database} is a URI whose parameters are not read"
+    if not reading.operands[1:]:
+        return "sqlite3: without a command it reads commands from its input"
+    for command in commands:
+        why = _sqlite_command(command)
+        if why:
+            return why
+    return None
+
+
+_SQLITE3 = options(
+    "-readonly -header -noheader -column -csv -json -line -list -html -markdown -table -box -quote -tabs -ascii"
+    " -bail -batch -echo -safe -version -help -nofollow -stats", "-separator -newline -nullvalue -cmd", single=True,
+    check=_sqlite)
+_PSQL_META = re.compile(r"\\(?:d[A-Za-z]{0,3}\+?|l\+?|list\+?|z|conninfo|s[fv]\+?|copyright|h|help|\?|encoding)")
+_PSQL_ARGUMENT = re.compile(r"[\w.*\"+-]{1,200}")
+
+
+def _psql(reading: Reading) -> str | None:
+    """`psql … -c QUERY|\\d…` or `-l`: without `-c` it reads commands from its input, which is not shown. A
+    backslash command must describe (`\\d users`, `\\dt`, `\\l`); backquotes in its arguments would run a shell."""
+    commands = reading.values("-c", "--command")
+    if not commands and not reading.used("-l", "--list", "-V", "--version", "-?", "--help"):
+        return "psql: without -c it reads commands from its input"
+    for command in commands:
+        if command.lstrip().startswith("\\"):
+            words = command.split()
+            if _PSQL_META.fullmatch(words[0]) is None or not all(_PSQL_ARGUMENT.fullmatch(w) for w in words[1:]):
+                return f"psql: {words[0]} is not a backslash command known to be read-only"
+        else:
+            why = sql_query(command, "postgres")
+            if why:
+                return why
+    return None
+
+
+_PSQL = unless_env(options(
+    "-w -W -X -A -t -x -H -q -e -E -a -b -n -S -1 -l -V -? -z -0 --no-password --password --no-psqlrc --no-align"
+    " --tuples-only --expanded --html --quiet --echo-queries --echo-hidden --echo-all --echo-errors --no-readline"
+    " --single-line --single-transaction --list --version --help --csv --field-separator-zero --record-separator-zero",
+    "-c -d -h -p -U -F -R -P -T -v --command --dbname --host --port --username --field-separator --record-separator"
+    " --pset --table-attr --set --variable", check=_psql), "PSQLRC", "PSQL_HISTORY", "PGOPTIONS", "PGSERVICEFILE")
+
 _ETCD_FLAGS = " --hex --debug --help --insecure-transport --discovery-srv-name"
 _ETCD_VALUED = (" -w --write-out --endpoints --cacert --cert --key --user --dial-timeout --command-timeout"
                 " --keepalive-time --keepalive-timeout --discovery-srv")
@@ -362,7 +460,7 @@ READ_ONLY = {
                      "--limit --rev --order --sort-by --consistency"),
         "endpoint": _verbs("health status hashkv", _etcd("--cluster")), "member": _verbs("list", _etcd()),
         "alarm": _verbs("list", _etcd()), "version": _etcd()}), "ETCDCTL_*"),
-    "redis-cli": _REDIS,
+    "redis-cli": _REDIS, "sqlite3": _SQLITE3, "psql": _PSQL,
     "nats": _NATS, "circleci": _CIRCLECI, "minikube": _MINIKUBE, "kind": _KIND,
     "kubectx": options("-c --current -h --help", operands=at_most(0)),
     "kubens": options("-c --current -h --help", operands=at_most(0)),
@@ -389,6 +487,8 @@ PROVEN = (
     "borg list repo", "restic snapshots", "consul members", "nomad job status web", "etcdctl get --prefix /config",
     "redis-cli -h cache INFO keyspace", "nats stream list", "circleci orb list org/my-org", "minikube status",
     "kind get clusters", "kubectx -c", "kubens",
+    "sqlite3 app.db .tables", "sqlite3 -readonly -header app.db 'SELECT id, name FROM users LIMIT 5'",
+    "psql -c '\\dt'", "psql -h db -U app -d shop -At -c 'SELECT count(*) FROM orders'", "psql -l",
 )
 
 PACK = Pack("infra", "Infrastructure looked at, not changed: Kubernetes, Helm, containers, Terraform state, queues and "

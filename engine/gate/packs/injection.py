@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.gate.packs import infra, reading
 from engine.gate.packs.model import DANGEROUS, Pack, rule
 
 RULES = [
@@ -31,7 +32,8 @@ RULES = [
          names="gcc g++ cc clang clang++ ld", args=r"-wrapper|-fplugin|-B\s{0,2}/|--plugin|-specs",
          examples=["gcc -wrapper /bin/sh,-s x"], counter=["gcc -c x.c"]),
     rule("injection.compiler", DANGEROUS, "exec fs", "compiles code and writes output files", names="gcc g++ cc clang clang++ rustc javac tsc",
-         examples=["gcc -x c /dev/null -o /tmp/x"], counter=["ls"]),
+         test=lambda c: not reading.proves(c),
+         examples=["gcc -x c /dev/null -o /tmp/x", "gcc -v x.c"], counter=["ls", "gcc --version", "javac -version"]),
     rule("injection.engine-load", DANGEROUS, "injection exec", "loads a native engine or plugin library",
          names="openssl curl mysql", args=r"-engine|--engine|--default-auth|--plugin-dir", examples=["openssl req -engine ./lib.so", "curl --engine /x/lib.so x"],
          counter=["openssl version"]),
@@ -60,7 +62,9 @@ RULES = [
          examples=["find $DIR -name x -exec bash -c 'f \"$1\"' - {} \\;"], counter=["find . -exec ls -l {} \\;"]),
     rule("injection.mysql-exec", DANGEROUS, "injection exec", "a database client runs a shell or writes files",
          names="mysql psql mongo mongosh redis-cli", args=r"\\!|system\s|\\o\s|into\s+outfile|-e\s|--execute|-c\s|--command|FLUSHALL|FLUSHDB|\beval\b",
-         examples=["psql -c 'drop table x'", "redis-cli FLUSHALL"], counter=["psql --version"]),
+         test=lambda c: c.name != "psql" or infra.READ_ONLY["psql"](c) is not None,
+         examples=["psql -c 'drop table x'", "redis-cli FLUSHALL", "psql -c '\\! id'"],
+         counter=["psql --version", "psql -c '\\dt'"]),
     rule("injection.emacs-eval", DANGEROUS, "injection exec", "emacs evaluates Lisp that can run programs",
          names="emacs", args=r"--eval|-batch|--script|-l\s", examples=["emacs -Q -nw --eval '(term \"/bin/sh\")'"],
          counter=["emacs --version"]),

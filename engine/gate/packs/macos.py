@@ -10,7 +10,13 @@ backups off; erasing the unified log; dumping the keychain's secrets; creating a
 account or deleting a user with their home. Mounting, renaming, one app's quarantine flag,
 app preferences, boot-args, the startup disk and single passwords are dangerous: a person
 decides. The read-only forms (`tmutil listbackups`, `csrutil status`, `spctl --assess`,
-`launchctl list`, `log show`, `defaults read`, `diskutil list`, …) are proven by the tables below.
+`launchctl list`, `log show`, `defaults read`, `diskutil list`, `codesign -dv`, `plutil -p`,
+`mdfind`, `scutil --get`, `networksetup -get…`, `pmset -g`, `ioreg`, …) are proven by the tables
+below. Left out on purpose: `pbpaste` (the clipboard is where password managers put passwords),
+`codesign --sign/--remove-signature/--extract-certificates/--file-list` and `-r`/`--entitlements`
+to a file, `plutil -convert/-insert/-replace/-remove/-extract` (they write), `mdls -plist FILE`,
+`scutil -r` (a DNS lookup) and `--set`, `networksetup -set…`, `pmset` without `-g`, `xcrun TOOL`
+(it runs the tool), `lipo -create/-output`, `java_home --exec` (it runs the program), PlistBuddy commands but `Print`.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import re
 from engine.gate.memo import per_word
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, rule
 from engine.gate.paths import fold
-from engine.gate.proof import Options, options, subcommands
+from engine.gate.proof import Options, Reading, at_most, options, subcommands
 from engine.gate.shell.view import Command
 
 _DISK_ERASES = frozenset(
@@ -299,6 +305,48 @@ _DISKUTIL = options(fold=True, subcommands={
     "appleraid": options(fold=True, subcommands={"list": _PLIST}),
 })
 
+def _codesign(reading: Reading) -> str | None:
+    """Displaying and verifying; `-r` and `--entitlements` write to the path they are given unless it is `-`."""
+    for value in reading.values("-r", "--requirements", "--entitlements"):
+        if value not in ("-", ":-"):
+            return f"codesign: {value} would be written"
+    return None
+
+
+_CODESIGN = options("-d -v -D --display --verify --deep --strict --check-notarization --xml --der --all-architectures"
+                    " --no-strict -h --help", "-r -R -a --requirements --test-requirement --entitlements --architecture",
+                    "--verbose --strict", requires="-d -v --display --verify", check=_codesign)
+
+
+def _networksetup(cmd: Command) -> str | None:
+    """`-list…` and `-get…` report; every other verb (`-set…`, `-create…`, `-remove…`, …) changes the network."""
+    first = cmd.args[0].lower() if cmd.args else ""
+    if first.startswith(("-list", "-get", "-show")) or first in ("-printcommands", "-version", "-help"):
+        return None
+    return f"networksetup: {first or 'no verb'} is not known to be read-only"
+
+
+def _pmset(cmd: Command) -> str | None:
+    if cmd.args[:1] == ("-g",) and len(cmd.args) <= 3:
+        return None
+    return "pmset: only -g reports settings"
+
+
+def _plistbuddy(reading: Reading) -> str | None:
+    """Only `Print` commands (any other command changes the file, which PlistBuddy then saves)."""
+    commands = reading.values("-c")
+    if not commands:
+        return "PlistBuddy: without -c it reads commands from its input"
+    for command in commands:
+        if command.split(None, 1)[0].lower() not in ("print", "help"):
+            return f"PlistBuddy: {command.split(None, 1)[0]} is not known to be read-only"
+    return at_most(1)(list(reading.operands))
+
+
+_XCRUN = options("--show-sdk-path --show-sdk-version --show-sdk-build-version --show-sdk-platform-path"
+                 " --show-sdk-platform-version -v --verbose --version -h --help --no-cache --log",
+                 "--sdk --toolchain --find -f", operands=at_most(0))
+
 READ_ONLY: dict[str, Proof] = {
     "diskutil": _DISKUTIL,
     "tmutil": subcommands({verb: _TM_PLAIN for verb in (
@@ -332,7 +380,28 @@ READ_ONLY: dict[str, Proof] = {
     }),
     "xattr": options("-l -p -r -s -v -x -h"),
     "gpt": options("-r -v -q", subcommands={"show": options("-l -r -u")}),
+    "codesign": _CODESIGN,
+    "plutil": options("-p -lint -s -help -r", "-type", requires="-p -lint -type -help", single=True),
+    "mdfind": options("-live -count -0 -literal -interpret -reprint", "-onlyin -name -attr -s", single=True),
+    "mdls": options("-raw", "-name -nullMarker -n", single=True),
+    "scutil": options("--dns --proxy --nwi", "--get", requires="--dns --proxy --nwi --get", operands=at_most(0)),
+    "networksetup": _networksetup,
+    "pmset": _pmset,
+    "ioreg": options("-a -b -f -i -l -r -t -x -S", "-c -d -k -n -p -w"),
+    "vm_stat": options("", "-c", operands=at_most(1)),
+    "xcode-select": options("-p --print-path -v --version -h --help", requires="-p --print-path -v --version -h --help"),
+    "xcrun": _XCRUN,
+    "lipo": options("-info -detailed_info -archs", requires="-info -detailed_info -archs", single=True),
+    "otool": options("-LlhDItvVfaordcXHGCMjPmx", "-p"),
+    "java_home": options("-V --verbose -F --failfast -X --xml -h --help", "-v --version -a --arch -t --task"),
+    "plistbuddy": options("-x -h", "-c", check=_plistbuddy),
 }
 
 PACK = Pack("macos", "macOS disks, system volumes, SIP, Gatekeeper, firewall, FileVault, Time Machine and keychains.",
-            rules=RULES, read_only=READ_ONLY)
+            rules=RULES, read_only=READ_ONLY, proven=(
+                "codesign -dv --verbose=4 /Applications/Safari.app", "codesign --verify --deep --strict App.app",
+                "plutil -p Info.plist", "plutil -lint Info.plist", "mdfind -name report.pdf",
+                "mdls -name kMDItemContentType report.pdf", "scutil --get ComputerName", "scutil --dns",
+                "networksetup -listallhardwareports", "networksetup -getinfo Wi-Fi", "pmset -g batt", "ioreg -l -w0",
+                "vm_stat", "xcode-select -p", "xcrun --show-sdk-path", "lipo -info /usr/bin/true", "otool -L /bin/ls",
+                "/usr/libexec/java_home -V", "/usr/libexec/PlistBuddy -c 'Print :CFBundleVersion' Info.plist"))

@@ -8,13 +8,20 @@ can name hooks) and `apt-cache gencaches`; `dpkg --root`; `cargo --config`/`-Z` 
 that builds; `go list -compiled/-export/-toolexec`, `go env -w/-u`, `go vet`; `brew home`,
 `doctor`, `deps --graph` (they open a browser or run checks); and any `PIP_*`, `GO*`,
 `CGO_*`, `CARGO_*`, `RUSTC*`, `RUSTUP_*`, `DPKG_*` or `HOMEBREW_*` variable set in front of
-the command (they add options or name programs).
+the command (they add options or name programs). rpm only queries (`-q…`), without `--root`,
+`--dbpath`, `--rcfile`, `--macros`, `-D/--define`, `-E/--eval`, `--pipe` (a command) or a query
+format that expands a macro (`%(…)` runs a shell), nor `-V` (it runs verify scripts) or any
+`RPM_*` variable; `~/.rpmmacros` is tool configuration. dnf and yum list, search and describe
+(they may refresh metadata into their cache), without `--setopt`, `-c`, `--installroot` or
+`history undo|redo|rollback`; pacman `-Q…`, `-Ss` and `-Si` only (never `-Sy`), without
+`--config`; apk `info`, `list`, `search`, `policy`, `version`, `stats`; pnpm and yarn listings
+(`list`, `why`, `outdated`, `view`/`info`, `licenses`), never `install`, `add`, `run` or `dlx`.
 """
 
 from __future__ import annotations
 
 from engine.gate.packs.model import Pack
-from engine.gate.proof import Options, at_most, options, subcommands, unless_env
+from engine.gate.proof import Options, Reading, at_most, options, subcommands, unless_env
 from engine.gate.shell.view import Command
 
 _NPM_FLAGS = (" -g -a -l -p -s -q -d -dd -ddd --global --all --long --parseable --json --link --package-lock-only"
@@ -34,7 +41,7 @@ def _npm(flags: str = "", valued: str = "", **more: object) -> Options:
 _NPM_READ = _npm()
 _NPM = unless_env(Options(_NPM_READ.flags | {"-v"}, attached=_NPM_READ.attached, subcommands={
     **{verb: _npm() for verb in "ls list la ll outdated explain why fund prefix root query ping whoami stars".split()},
-    **{verb: _npm() for verb in "view info show v search s se find help".split()},
+    **{verb: _npm() for verb in "view info show v search s se find help".split()}, "": _npm(),
     "audit": Options(_NPM_READ.flags, attached=_NPM_READ.attached,
                      subcommands={"": _npm("", "--audit-level"), "signatures": _npm()}),
     "config": subcommands({"get": _npm(), "list": _npm(), "ls": _npm()}),
@@ -138,16 +145,94 @@ _BREW = unless_env(Options(_BREW_READ.flags | {"--version", "--prefix", "--cella
     "": options(),
 }), "HOMEBREW_*")
 
+def _rpm(reading: Reading) -> str | None:
+    """Queries only; a query format may not expand macros (`%(…)` runs a shell)."""
+    for value in reading.values("--qf", "--queryformat"):
+        if "%(" in value or "%{lua" in value.lower():
+            return "rpm: the query format expands a macro"
+    return None
+
+
+_RPM_QUERIES = "-q --query"
+_RPM = unless_env(options(
+    "-qailfdcsRpP --query --all --info --list --file --docfiles --configfiles --state --requires --provides"
+    " --whatprovides --whatrequires --whatrecommends --whatsuggests --whatsupplements --whatenhances --changelog"
+    " --changes --scripts --triggers --triggerscripts --conflicts --obsoletes --recommends --suggests --supplements"
+    " --enhances --filesbypkg --dump --last --package --group --dupes --noconfig --nodigest --nosignature"
+    " --nofiles --xml --fileprovide --filerequire --filecaps --fileclass --filecolor --filemime -v --verbose --quiet"
+    " --help --version", "--qf --queryformat", requires=_RPM_QUERIES, check=_rpm),
+    "RPM_*")
+
+
+def _dnf(verbs: str, more_flags: str = "") -> Options:
+    """dnf and yum asked what is installed or available (metadata may be refreshed into their cache)."""
+    table = options(
+        "-q -v -C -y --quiet --verbose --cacheonly --assumeno --installed --available --updates --upgrades --extras"
+        " --obsoletes --recent --autoremove --showduplicates --all --refresh --nogpgcheck --noplugins --help -h"
+        " --version --security --bugfix --enhancement --newpackage --info --list --requires --whatprovides" + more_flags,
+        "-d -e --enablerepo --disablerepo --repo --repoid --releasever --forcearch --queryformat --qf --arch"
+        " --exclude -x --debuglevel --errorlevel", "")
+    return Options(table.flags, table.valued, subcommands={verb: table for verb in verbs.split()} | {
+        "history": Options(table.flags, table.valued, subcommands={"": table, "list": table, "info": table})})
+
+
+_DNF = unless_env(_dnf("list info search repolist repoinfo provides whatprovides check-update deplist repoquery"
+                       " updateinfo"), "DNF_*", "YUM_*")
+_PACMAN_QUERY = frozenset("QiklmnopstudecgqvDe")
+
+
+def _pacman(cmd: Command) -> str | None:
+    """`pacman -Q…` (the local database) and `-Ss`/`-Si` (the synced one); `-Sy`, `-Su`, `-S name` change the system."""
+    args = list(cmd.args)
+    if not args or not args[0].startswith("-") or args[0].startswith("--"):
+        return "pacman: only -Q, -Ss and -Si are known to be read-only"
+    head = args[0][1:]
+    if head[:1] == "Q" and set(head) <= _PACMAN_QUERY:
+        return _PACMAN.prove(args[1:], "pacman -Q")
+    if head[:1] == "S" and len(head) == 2 and head[1] in "si":
+        return _PACMAN.prove(args[1:], f"pacman -{head}")
+    return f"pacman: -{head} is not known to be read-only"
+
+
+_PACMAN = options("-q -v -i -l -s -o -e -d -t -u -n -m -k --quiet --verbose --info --list --search --owns"
+                  " --explicit --deps --unrequired --upgrades --native --foreign --check --noconfirm"
+                  " --help", "--color")
+_APK = unless_env(Options(frozenset({"--version", "-V", "--help", "-h"}), subcommands={
+    "info": options("-a -d -e -L -P -r -R -s -w -W -v -q --all --description --installed --contents --provides"
+                    " --rdepends --depends --size --webpage --who-owns --verbose --quiet"),
+    "list": options("-I -a -o -u -O -v -q --installed --available --origin --upgradable --orphaned --verbose --quiet"),
+    "search": options("-a -d -e -o -r -x -v -q --all --description --exact --origin --rdepends --verbose --quiet"),
+    "policy": options("-v -q"), "version": options("-a -l -t -I -c -v -q", "-l"), "stats": options(),
+    "dot": options("--errors --installed"),
+}), "APK_*")
+
+
+def _node_manager(verbs: str, flags: str, valued: str = "") -> Options:
+    table = options(flags + " --json --long --help -h", valued)
+    return Options(table.flags | {"-v", "--version"}, table.valued, subcommands={verb: table for verb in verbs.split()})
+
+
+_PNPM = unless_env(_node_manager("list ls ll la why outdated view info show licenses root bin audit",
+                                 "-r -P -D -g --recursive --prod --dev --global --parseable --only-projects"
+                                 " --no-optional --long --json", "--depth --filter -F --reporter"),
+                   "npm_config_*", "NPM_CONFIG_*", "PNPM_*")
+_YARN = unless_env(_node_manager("list info why outdated licenses versions", "--json --recursive --production"
+                                 " --long", "--depth --pattern"), "npm_config_*", "YARN_*")
+
 READ_ONLY = {
     "npm": _NPM, "pip": _PIP, "pip3": _PIP,
     "apt": _APT, "apt-cache": _APT_CACHE, "dpkg": _DPKG, "dpkg-query": _DPKG,
     "cargo": _CARGO, "go": _GO, "brew": _BREW,
+    "rpm": _RPM, "dnf": _DNF, "yum": _DNF, "pacman": _pacman, "apk": _APK, "pnpm": _PNPM, "yarn": _YARN,
 }
 
 PROVEN = (
     "npm ls --depth=0", "npm view react version", "npm outdated --long",
     "pip list --outdated", "pip show requests", "pip3 freeze", "apt list --installed", "apt-cache policy nginx",
     "dpkg -l", "dpkg-query -W -f '${Package}\\n'", "cargo tree -d", "go list -m all", "brew list --versions",
+    "npm audit --json", "npm config get registry", "npm pkg get name", "npm -v", "rpm -qa", "rpm -qf /usr/bin/ls",
+    "dnf list installed", "yum info nginx", "pacman -Qi bash", "pacman -Ss nginx", "apk info -v",
+    "pnpm list --depth 0", "yarn why react",
 )
 
 PACK = Pack("packages", "Package managers asked what is installed or available, never to install, build or run "

@@ -10,11 +10,27 @@ hand over a list of paths to print that the secret checks cannot see (`sort
 in front of the command that carries options (`LESS`, `LESSKEY*`, `MANOPT`, `MANROFFOPT`,
 `GROFF*`, `RIPGREP_CONFIG_PATH`, whose file may say `--pre`) is refused here; one that names
 a program (`PAGER`, `MANPAGER`, `LESSOPEN`) is judged by the environment rules.
+
+The newer readers leave out: `fd -x/-X` (they run a program); `bat --pager`, `--paging=always`,
+`--lessopen`, `--config-file/--config-dir`, `bat cache` and any `BAT_*` variable; `lsd
+--config-file`; `xmllint --output`, `--shell` (it can save files), `--noent`, `--xinclude`,
+`--loaddtd`, `--valid`, `--dtdvalid`, `--schema`, `--relaxng`, `--catalogs` (they pull other files
+or the network into the output) and URL operands; gron's URLs and `--insecure`; `cloc --out`,
+`--report-file`, `--sql`, `--vcs`, `--extract-with` (a command), `--config`, `--read-lang-def`;
+`scc -o`, `--format-multi`; `units -f`, `--log` and interactive use (its `help` starts a pager);
+`BC_ENV_ARGS`; `getent hosts` and its kind (DNS lookups) and `shadow`; `ulimit` with a value;
+`alias NAME=…`; `printenv` without a name or of a name not in `paths.PLAIN_VARIABLES` (any other
+may hold a token); compilers and `java` given anything but a version flag, and `JAVA_TOOL_OPTIONS`
+(it loads agents). Not proven at all: `xmlstarlet` and `mlr` (their languages read files and run
+commands), `htop` (it kills, renices and traces processes from its keys).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.gate.packs.model import Pack
+from engine.gate.paths import PLAIN_VARIABLES
 from engine.gate.proof import Reading, anything, at_most, options, unless_env
 from engine.gate.scripts import awk_program, sed_script
 from engine.gate.shell.view import Command
@@ -314,6 +330,140 @@ _LS = options(
     "-ITw --block-size --format --hide --indicator-style --ignore --quoting-style --sort --time --time-style"
     " --tabsize --width", "--color --colour --classify --hyperlink")
 
+def _no_urls(program: str) -> "Callable[[list[str]], str | None]":
+    """Operands that are files, not URLs (`xmllint http://…` and `gron https://…` fetch them)."""
+
+    def check(operands: list[str]) -> str | None:
+        for word in operands:
+            if "://" in word or word.lower().startswith(("http:", "https:", "ftp:")):
+                return f"{program}: {word} is fetched from the network"
+        return None
+
+    return check
+
+
+def _bat(reading: Reading) -> str | None:
+    """`bat cache …` builds or clears its cache; `--paging=always` starts a pager (`auto` does only on a terminal)."""
+    if reading.operands[:1] == ("cache",):
+        return "bat cache: writes bat's cache"
+    if any(value.lower() == "always" for value in reading.values("--paging")):
+        return "bat --paging=always starts a pager"
+    return None
+
+
+_BAT = unless_env(options(
+    "-ApnPfudSsLhV --show-all --plain --number --force-colorization --unbuffered --diff --list-languages --list-themes"
+    " --chop-long-lines --squeeze-blank --no-config --no-custom-assets --help --version",
+    "-lHrm --language --highlight-line --line-range --style --theme --theme-light --theme-dark --color --decorations"
+    " --italic-text --tabs --terminal-width --wrap --map-syntax --file-name --diff-context --nonprintable-notation"
+    " --binary --squeeze-limit --strip-ansi", "--paging", check=_bat), "BAT_*")
+
+_EZA = options(
+    "-1lGxRTFaAdDfrBbhHign@muUSZMoX? --oneline --long --grid --across --recurse --tree --all --almost-all --list-dirs"
+    " --only-dirs --only-files --reverse --binary --bytes --header --links --inode --group --numeric --extended"
+    " --modified --accessed --created --changed --blocksize --context --mounts --octal-permissions --no-permissions"
+    " --no-filesize --no-user --no-time --no-icons --git --no-git --git-repos --git-repos-no-status --git-ignore"
+    " --group-directories-first --group-directories-last --dereference --smart-group --total-size --no-quotes"
+    " --help --version -v -V",
+    "-LsItw --level --sort --ignore-glob --time --time-style --width --color-scale-mode --colour-scale-mode",
+    "--color --colour --color-scale --colour-scale --icons --classify --absolute --hyperlink")
+_LSD = options(
+    "-aAFl1RdtSXvrhiLZNV --all --almost-all --classify --long --oneline --recursive --human-readable --tree"
+    " --directory-only --timesort --sizesort --extensionsort --versionsort --reverse --inode --dereference --context"
+    " --header --classic --no-symlink --ignore-config --total-size --literal --group-directories-first --help"
+    " --version",
+    "-I --depth --blocks --date --icon --icon-theme --color --size --permission --sort --group-dirs --hyperlink"
+    " --ignore-glob --truncate-owner-after --truncate-owner-marker")
+_FD = options(
+    "-HIusiFgpLa0lqh1V --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-require-git"
+    " --require-git --no-ignore-parent --no-global-ignore-file --unrestricted --case-sensitive --ignore-case"
+    " --fixed-strings --glob --regex --full-path --follow --no-follow --absolute-path --relative-path --print0"
+    " --list-details --quiet --show-errors --strip-cwd-prefix --one-file-system --prune --and --help --version",
+    "-dEteSocj --max-depth --min-depth --exact-depth --exclude --type --extension --size --changed-within"
+    " --changed-before --change-newer-than --change-older-than --newer --older --owner --color --threads"
+    " --max-results --search-path --base-directory --path-separator --format --ignore-file --max-buffer-time",
+    "--strip-cwd-prefix --hyperlink")
+_XMLLINT = unless_env(options(
+    "--noout --format --nonet --recover --noblanks --nocdata --nsclean --nocompact --c14n --c14n11 --exc-c14n"
+    " --timing --version --debug --huge --nowarning --quiet --stream --walker --html --xmlout --nodict --dropdtd"
+    " --nodefdtd --oldxml10 --sax --sax1 --noenc --nofixup-base-uris",
+    "--xpath --encode --pretty --maxmem --repeat --pattern", operands=_no_urls("xmllint")),
+    "XML_CATALOG_FILES", "SGML_CATALOG_FILES", "XMLLINT_*")
+_GRON = options("-ucmsjvh --ungron --colorize --monochrome --stream --json --values --no-sort --version --help",
+                operands=_no_urls("gron"))
+_TOKEI = options("-CflVhv --compact --files --hidden --languages --no-ignore --no-ignore-dot --no-ignore-parent"
+                 " --no-ignore-vcs --verbose --version --help",
+                 "-ceiostnr --columns --exclude --input --output --sort --type --num-format --rsort")
+_CLOC = options(
+    "--by-file --by-file-by-lang --quiet --fullpath --hide-rate --json --yaml --csv --md --xml --no3 --skip-uniqueness"
+    " --follow-links --diff --git --by-percent --skip-archive --show-lang --show-ext --show-os --unicode --v --version"
+    " --help --include-content --exclude-content --docstring-as-code --no-autogen --ignore-whitespace"
+    " --ignore-case --strip-str-comments --autoconf --3",
+    "--exclude-dir --exclude-ext --include-ext --include-lang --exclude-lang --not-match-f --match-f --not-match-d"
+    " --match-d --timeout --csv-delimiter --diff-timeout --lang-no-ext --max-file-size --progress-rate"
+    " --exclude-list-file --list-file")
+_SCC = options(
+    "-acdhivwz --no-cocomo --no-complexity --no-gitignore --no-ignore --no-large --no-gen --no-size --no-min-gen"
+    " --wide --ci --by-file --debug --trace --verbose --version --help --duplicates --min --gen --no-hborder"
+    " --no-gitmodule --uloc --dryness --sql-project --cocomo-project-type --percent --count-as",
+    "-fsixM --format --sort --include-ext --exclude-ext --exclude-dir --not-match --large-line-count"
+    " --large-byte-count --min-gen-line-length --avg-wage --overhead --eaf --size-unit --remap-unknown --remap-all"
+    " --count-as --cocomo-project-type --currency-symbol --format-multi-output")
+
+
+def _units(reading: Reading) -> str | None:
+    return None if reading.operands or reading.used("-V", "--version", "-h", "--help") else \
+        "units: without an expression it is interactive (its help runs a pager)"
+
+
+_UNITS = options("-tvs1qcVhe --terse --verbose --strict --one-line --quiet --check --check-verbose --version --help"
+                 " --exponential --round --compact --conformable --info",
+                 "-dou --digits --output-format --units --locale", check=_units)
+_BC = unless_env(options("-hilqswvVPR --help --interactive --mathlib --quiet --standard --warn --version --no-prompt"
+                         " --no-read-prompt", "-ef --expression --file"), "BC_ENV_ARGS")
+_GETENT_DATABASES = frozenset("passwd group services protocols rpc ethers aliases netgroup initgroups shells".split())
+
+
+def _getent(operands: list[str]) -> str | None:
+    """Account and service databases; `hosts` and its kind look names up over DNS, `shadow` holds password hashes."""
+    if not operands or operands[0] not in _GETENT_DATABASES:
+        return f"getent: {operands[0] if operands else 'no database'} is not a database known to be read-only"
+    return None
+
+
+_PLAIN_NAMES = "names that never hold secrets"
+
+
+def _printenv(operands: list[str]) -> str | None:
+    if not operands:
+        return "printenv: prints every variable, tokens included"
+    for name in operands:
+        if name not in PLAIN_VARIABLES:
+            return f"printenv: {name} is not among the {_PLAIN_NAMES}"
+    return None
+
+
+def _alias(operands: list[str]) -> str | None:
+    return next((f"alias: {word} defines an alias" for word in operands if "=" in word), None)
+
+
+_LOCATE = options("-AbceiLPq0SwV --all --basename --count --existing --follow --ignore-case --nofollow --null"
+                  " --statistics --quiet --wholename --regex --version --help", "-dlnr --database --limit --regexp")
+_LSB_RELEASE = options("-aidrcsvh --all --id --description --release --codename --short --version --help",
+                       operands=at_most(0))
+
+_VERSION_WORDS = frozenset({"--version", "-v", "-V", "-version", "--help", "-dumpversion", "-dumpfullversion",
+                            "-dumpmachine", "-vV", "--verbose", "-showversion", "--full-version"})
+
+
+def _version_only(cmd: Command) -> str | None:
+    """Compilers and the JVM asked for their version only (`gcc -v`, `java -version`, `rustc -vV`): with no
+    input they compile and run nothing."""
+    if not cmd.args or any(word not in _VERSION_WORDS for word in cmd.args):
+        return f"{cmd.name}: only its version is known to be read-only"
+    return None
+
+
 READ_ONLY = {
     **{name: anything for name in (
         "echo printf true false : test [ [[ pwd sleep seq expr factor basename dirname yes cd pushd popd dirs"
@@ -445,6 +595,16 @@ READ_ONLY = {
                   " --special-syms --synthetic --undefined-only --defined-only --with-symbol-versions"
                   " --without-symbol-versions --print-size --print-armap --quiet --help --version",
                   "-ftX --format --radix --target --unicode", operands=_no_response_files),
+    "fd": _FD, "fdfind": _FD, "bat": _BAT, "batcat": _BAT, "eza": _EZA, "exa": _EZA, "lsd": _LSD,
+    "locate": _LOCATE, "plocate": _LOCATE, "mlocate": _LOCATE,
+    "xmllint": _XMLLINT, "gron": _GRON, "tokei": _TOKEI, "cloc": _CLOC, "scc": _SCC, "units": _UNITS, "bc": _BC,
+    "getent": options("-i --no-idn --help --usage -V --version", "-s --service", operands=_getent),
+    "ulimit": options("-SHabcdefiklmnpqrstuvxPRT", operands=at_most(0)),
+    "alias": options("-p", operands=_alias),
+    "printenv": options("-0 --null" + _GNU, operands=_printenv),
+    "lsb_release": _LSB_RELEASE,
+    **{name: _version_only for name in "gcc g++ cc c++ clang clang++ rustc javac tsc kotlinc scalac swiftc".split()},
+    "java": unless_env(_version_only, "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"),
     "readelf": options("-aghlSeInrudVAcDLTWHvsz --all --file-header --program-headers --segments"
                        " --section-headers --sections --section-groups --section-details --headers --symbols --syms"
                        " --dyn-syms --lto-syms --notes --relocs --unwind --dynamic --version-info --arch-specific"
@@ -483,6 +643,12 @@ PROVEN = (
     "xz -l data.xz", "tar -tzf release.tar.gz", "tar tvf backup.tar", "unzip -l bundle.zip", "zipinfo bundle.zip",
     "find . -name '*.py' -mtime -1", "less -R build.log", "zless app.log.gz", "more notes.txt", "man 5 crontab",
     "apropos partition", "whatis ls", "tree -L 2 -a", "nm -D libfoo.so", "readelf -h /bin/ls",
+    "fd -e py", "fdfind -t d src", "bat -n --style=plain README.md", "batcat -p notes.txt", "eza -la --git",
+    "exa -l --tree --level=2", "lsd -la", "locate -i nginx.conf", "plocate nginx.conf", "mlocate -c x",
+    "xmllint --noout pom.xml", "gron data.json", "tokei -o json", "cloc --by-file src", "scc --no-cocomo .",
+    "units '1 mile' km", "bc -l", "getent passwd alice", "ulimit -a", "alias", "printenv HOME", "lsb_release -a",
+    "gcc --version", "g++ --version", "cc -v", "c++ --version", "clang --version", "clang++ --version", "rustc -vV",
+    "javac -version", "java -version", "tsc -v", "kotlinc -version", "scalac -version", "swiftc --version",
 )
 
 PACK = Pack("core.read", "Readers: coreutils, text tools, pagers, archive listings and find, proven read-only "

