@@ -127,7 +127,7 @@ DANGEROUS = [
     "python3 -c \"import os\nfor r, d, f in os.walk('.'):\n    print(r)\"",
     "python3 -c \"from pathlib import Path; [p.unlink() for p in Path('build').rglob('*.o')]\"",
     "python3 -c \"open('/dev/sda','rb').read(512)\"",
-    "python3 -c \"for i in range(3): print(i)\"",
+    "python3 -c \"import os\nfor i in range(3): print(os.getpid())\"",
     "python3 -c \"import os\npid = os.fork()\nwhile True: print(pid)\"",
     "sed -n '1e ls' notes.txt",
     "docker run --rm -v /srv/data:/data alpine rm -rf /data/cache",

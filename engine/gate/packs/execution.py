@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.gate.codeproof.invocation import prints_version
 from engine.gate.paths import is_system_program
 from engine.gate.packs import infra, packages, reading, system
 from engine.gate.packs.model import CATASTROPHIC, COMPENSABLE, DANGEROUS, IRREVERSIBLE, Pack, rule
@@ -96,8 +97,8 @@ RULES = [
     rule("exec.shell-spawn", DANGEROUS, "exec", "starts an interactive shell nobody can see into", trigger=True,
          examples=["bash", "sudo -s", "chroot /", "bash -c"], counter=["bash -c 'echo ok'"]),
     rule("exec.inline-code", DANGEROUS, "exec", "runs inline interpreter code", trigger=True,
-         examples=["python -c 'print(1)'", "ruby -e \"puts 'ok'\"", "node -e 'console.log(1)'"],
-         counter=["python --version"]),
+         examples=["python -c 'import os; print(os.getcwd())'", "ruby -e \"puts 'ok'\"", "node -e 'console.log(1)'"],
+         counter=["python --version", "python3 -c 'print(1)'"]),
     rule("exec.script", DANGEROUS, "exec", "runs a script file whose contents are not shown", trigger=True,
          examples=["python script.py", "sh malicious.sh", "bash ./deploy.sh"], counter=["cat script.py"]),
     rule("exec.pipe-to-shell", DANGEROUS, "exec net", "pipes text straight into a shell or interpreter",
@@ -227,8 +228,9 @@ RULES = [
          examples=["expect -c 'spawn /bin/sh;interact'", "capsh --", "sqlite3 db.sqlite", "sqlite3 db '.shell id'"],
          counter=["ls", "sqlite3 app.db .tables", "bc -l"]),
     rule("exec.interpreter", DANGEROUS, "exec", "starts an interpreter", names="python python3 node perl ruby php lua irb",
-         test=lambda c: not c.operands and not c.stdin and not c.args[:1] == ("--version",) and not c.piped,
-         examples=["python3", "perl -V"], counter=["python3 --version"]),
+         test=lambda c: not c.operands and not c.stdin and not c.args[:1] == ("--version",) and not c.piped
+         and not prints_version(c),
+         examples=["python3", "perl -d", "node -i"], counter=["python3 --version", "perl -V", "node -v"]),
 ]
 
 PACK = Pack("core.execution", "Programs that start other programs: shells, launchers, schedulers, package scripts.", rules=RULES, core=True)

@@ -16,6 +16,7 @@ import shlex
 from typing import Callable
 
 from engine.gate import payload
+from engine.gate.codeproof import invocation
 from engine.gate.globs import HAS_GLOB, candidates, expand, has_letters, matches
 from engine.gate.memo import per_word
 from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup, is_system
@@ -720,6 +721,8 @@ class Analyser:
         if code is None and cmd.stdin is not None and not operands:
             code = cmd.stdin
         if code is None:
+            if invocation.without_payload(family, cmd) is None:
+                return True
             if cmd.piped and not operands:
                 self.hit(findings, "exec.pipe-to-shell", cmd.upstream + " | " + " ".join(cmd.argv))
                 text = simulate(stages)
@@ -730,6 +733,11 @@ class Analyser:
                 self.hit(findings, "exec.script", " ".join(cmd.argv))
                 return True
             return False
+        if invocation.with_payload(family, cmd, code) is None:
+            proven = Findings()
+            self.code(code, proven, depth)
+            findings.hits.extend(hit for hit in proven.hits if hit.rule.level is CATASTROPHIC)
+            return True
         self.hit(findings, "exec.inline-code", code)
         self.code(code, findings, depth)
         return True
