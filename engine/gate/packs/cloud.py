@@ -144,6 +144,8 @@ def _aws(cmd: Command) -> str | None:
             return f"aws {service} {operation} --with-decryption: prints a secret"
     if service == "s3":
         return None if operation == "ls" else f"aws s3 {operation}: not a command known to be read-only"
+    if (service, operation) == ("logs", "tail"):
+        return None
     if service == "configure":
         if operation in ("list", "list-profiles"):
             return None

@@ -9,7 +9,7 @@ from engine.gate.paths import fold, is_secret
 from engine.gate.packs import macos
 from engine.gate.packs.disks import only_with
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, any_operand, rule
-from engine.gate.proof import harmless_pager, options, subcommands
+from engine.gate.proof import at_most, harmless_pager, options, subcommands
 from engine.gate.shell import reads
 from engine.gate.shell.unwrap import PRIVILEGED
 from engine.gate.shell.view import Command
@@ -138,6 +138,8 @@ RULES = [
 _X509_PRINTS = ("-noout -text -subject -issuer -dates -enddate -startdate -serial -fingerprint -hash -subject_hash"
                 " -issuer_hash -subject_hash_old -issuer_hash_old -ocsp_uri -ocspid -email -purpose -pubkey -modulus -alias"
                 " -sha1 -sha224 -sha256 -sha384 -sha512 -md5")
+_DIGESTS = ("-md5 -sha1 -sha224 -sha256 -sha384 -sha512 -sha512-224 -sha512-256 -sha3-224 -sha3-256 -sha3-384"
+            " -sha3-512 -blake2b512 -blake2s256 -sm3 -ripemd160 -shake128 -shake256")
 _GPG_LISTS = "--list-keys -k --list-public-keys --list-secret-keys -K --fingerprint --list-sigs --check-sigs --version"
 # Certificates, signing requests and revocation lists are public: these openssl commands, ssh-keygen's
 # fingerprint listing and gpg's key listing only print them (of a secret key, its fingerprint, never
@@ -156,6 +158,15 @@ READ_ONLY: dict[str, Proof] = {
                        "-in -inform -nameopt", single=True),
         "req": options("-noout -text -verify -subject -pubkey -modulus", "-in -inform -nameopt -reqopt", single=True),
         "version": options("-a -v -b -o -f -p -d -c -e -m -r", single=True),
+        "rand": options("-hex -base64", "", single=True,
+                        operands=lambda words: None if len(words) == 1 and words[0].isdigit() else "openssl rand: takes one byte count"),
+        "dgst": options(_DIGESTS + " -r -hex -c -binary -list", "-in", single=True),
+        "base64": options("-d -A -a -e", "-in", single=True),
+        "enc": options("-base64 -a -A -d -e", "-in", requires="-base64 -a", single=True),
+        "ciphers": options("-v -V -s -tls1_2 -tls1_3 -stdname", single=True, operands=at_most(1)),
+        "list": options("-digest-algorithms -cipher-algorithms -cipher-commands -digest-commands -public-key-algorithms"
+                        " -public-key-methods -kdf-algorithms -mac-algorithms -commands -1 -verbose -providers"
+                        " -disabled", single=True),
     }),
     "ssh-keygen": only_with("-l -L -F", options("-l -L -v -B -q", "-f -E -F")),
     "ssh-add": only_with("-l -L", options("-l -L -v -q", "-E")),

@@ -24,10 +24,10 @@ config` (it prints the files with every `.env` value filled in) and `--env-file`
 are proven only with their commands in their arguments (without them they read commands from
 their input), each a query (`scripts.sql_query`: `SELECT` calling only functions that compute a
 value) or a command that describes (sqlite3's `.tables`, `.schema`, `.indexes`, `.dump`, …;
-psql's `\d…`, `\l`, `\conninfo`, with plain names as arguments); left out: sqlite3's `.shell`,
+psql's `\\d…`, `\\l`, `\\conninfo`, with plain names as arguments); left out: sqlite3's `.shell`,
 `.system`, `.output`, `.once`, `.save`, `.backup`, `.import`, `.load`, `.read`, `.open`, `-init`,
 `-A`, `-vfs`, URI file names, and SQL such as `writefile()`, `readfile()`, `load_extension()`,
-`ATTACH` or any write; psql's `\!`, `\o`, `\copy`, `\w`, `\g`, `\i`, backquotes, `-f`, `-o`,
+`ATTACH` or any write; psql's `\\!`, `\\o`, `\\copy`, `\\w`, `\\g`, `\\i`, backquotes, `-f`, `-o`,
 `-L`, and `PSQLRC`, `PSQL_HISTORY`, `PGOPTIONS`, `PGSERVICEFILE` in front (`.sqliterc` and `.psqlrc`
 are tool configuration).
 """
@@ -80,6 +80,8 @@ _KUBECTL = Options(
         "logs": _kube("-f -p --follow --previous --timestamps --all-containers --prefix --ignore-errors --all-pods",
                       "-c -l --container --since --since-time --tail --limit-bytes --max-log-requests"
                       " --pod-running-timeout --selector"),
+        "rollout": subcommands({"status": _kube("-w --watch", "-f -l --filename --selector --revision --timeout"),
+                                "history": _kube("", "-f -l -o --filename --selector --revision --output")}),
         "top": subcommands({noun: _kube("-A --containers --no-headers --use-protocol-buffers --show-capacity --sum"
                                         " --all-namespaces", "-l --selector --sort-by --field-selector")
                             for noun in "node nodes no pod pods po".split()}),

@@ -15,7 +15,11 @@ format that expands a macro (`%(…)` runs a shell), nor `-V` (it runs verify sc
 (they may refresh metadata into their cache), without `--setopt`, `-c`, `--installroot` or
 `history undo|redo|rollback`; pacman `-Q…`, `-Ss` and `-Si` only (never `-Sy`), without
 `--config`; apk `info`, `list`, `search`, `policy`, `version`, `stats`; pnpm and yarn listings
-(`list`, `why`, `outdated`, `view`/`info`, `licenses`), never `install`, `add`, `run` or `dlx`.
+(`list`, `why`, `outdated`, `view`/`info`, `licenses`), never `install`, `add`, `run` or `dlx`;
+`npm run` only bare (it lists the scripts); `pipx list`; `poetry show|check|env info|version`
+(`poetry config` prints repository passwords); `conda list|env list|info --envs`; `rustup
+toolchain|target|component list` (`rustup show` may install the pinned toolchain); `dotnet
+--list-sdks|--list-runtimes` (`--info` and `--version` run the SDK `global.json` picks).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ _NPM_READ = _npm()
 _NPM = unless_env(Options(_NPM_READ.flags | {"-v"}, attached=_NPM_READ.attached, subcommands={
     **{verb: _npm() for verb in "ls list la ll outdated explain why fund prefix root query ping whoami stars".split()},
     **{verb: _npm() for verb in "view info show v search s se find help".split()}, "": _npm(),
+    **{verb: _npm(operands=at_most(0)) for verb in ("run", "run-script")},
     "audit": Options(_NPM_READ.flags, attached=_NPM_READ.attached,
                      subcommands={"": _npm("", "--audit-level"), "signatures": _npm()}),
     "config": subcommands({"get": _npm(), "list": _npm(), "ls": _npm()}),
@@ -110,6 +115,7 @@ def _cargo(flags: str = "", valued: str = "") -> Options:
 
 _CARGO_TOP = _cargo("-V --version --list")
 _CARGO = unless_env(Options(_CARGO_TOP.flags, _CARGO_TOP.valued, subcommands={
+    "": _cargo(),
     "tree": _cargo("-d -i -e --duplicates --workspace --all-features --no-default-features --no-dedupe --all-targets",
                    "-p --package --exclude --invert --edges --depth --prune --features -F --target --charset --prefix"
                    " -f --format"),
@@ -219,10 +225,39 @@ _PNPM = unless_env(_node_manager("list ls ll la why outdated view info show lice
 _YARN = unless_env(_node_manager("list info why outdated licenses versions", "--json --recursive --production"
                                  " --long", "--depth --pattern"), "npm_config_*", "YARN_*")
 
+_PIPX = unless_env(Options(frozenset({"--version", "-h", "--help"}), subcommands={
+    "list": options("--include-injected --json --short --skip-maintenance -q -v --quiet --verbose"),
+    "environment": options("", "-V --value")}), "PIPX_*")
+_POETRY_COMMON = " -q -v -vv -vvv -n --quiet --verbose --no-interaction --no-ansi --ansi --no-plugins --no-cache -h --help"
+_POETRY = unless_env(Options(frozenset(("--version -V" + _POETRY_COMMON).split()), frozenset({"-C", "--directory", "-P",
+                                                                                                "--project"}),
+                             subcommands={
+    "show": options("--tree --latest -l --outdated -o --all -a --top-level -T --no-truncate --why" + _POETRY_COMMON,
+                    "--with --without --only"),
+    "check": options("--lock --strict" + _POETRY_COMMON),
+    "env": subcommands({"info": options("-p --path -e --executable" + _POETRY_COMMON),
+                        "list": options("--full-path" + _POETRY_COMMON)}),
+    "version": options("-s --short" + _POETRY_COMMON, operands=at_most(0)),
+}), "POETRY_*")
+_CONDA_COMMON = " --json -q --quiet -v --verbose -h --help"
+_CONDA = unless_env(Options(frozenset(("--version -V" + _CONDA_COMMON).split()), subcommands={
+    "list": options("--explicit --export --canonical --full-name --revisions --show-channel-urls --no-pip -c"
+                    + _CONDA_COMMON, "-n --name -p --prefix"),
+    "env": subcommands({"list": options(_CONDA_COMMON)}),
+    "info": options("--envs -e --base --system" + _CONDA_COMMON, "", requires="--envs -e --base"),
+}), "CONDA*")
+_RUSTUP = unless_env(Options(frozenset({"--version", "-V", "-h", "--help"}), subcommands={
+    "toolchain": subcommands({"list": options("-v --verbose -q --quiet")}),
+    "target": subcommands({"list": options("--installed --quiet -q", "--toolchain")}),
+    "component": subcommands({"list": options("--installed --quiet -q", "--toolchain")}),
+}), "RUSTUP_*")
+_DOTNET = options("--list-sdks --list-runtimes", requires="--list-sdks --list-runtimes", operands=at_most(0))
+
 READ_ONLY = {
     "npm": _NPM, "pip": _PIP, "pip3": _PIP,
     "apt": _APT, "apt-cache": _APT_CACHE, "dpkg": _DPKG, "dpkg-query": _DPKG,
     "cargo": _CARGO, "go": _GO, "brew": _BREW,
+    "pipx": _PIPX, "poetry": _POETRY, "conda": _CONDA, "rustup": _RUSTUP, "dotnet": _DOTNET,
     "rpm": _RPM, "dnf": _DNF, "yum": _DNF, "pacman": _pacman, "apk": _APK, "pnpm": _PNPM, "yarn": _YARN,
 }
 
@@ -232,7 +267,8 @@ PROVEN = (
     "dpkg -l", "dpkg-query -W -f '${Package}\\n'", "cargo tree -d", "go list -m all", "brew list --versions",
     "npm audit --json", "npm config get registry", "npm pkg get name", "npm -v", "rpm -qa", "rpm -qf /usr/bin/ls",
     "dnf list installed", "yum info nginx", "pacman -Qi bash", "pacman -Ss nginx", "apk info -v",
-    "pnpm list --depth 0", "yarn why react",
+    "pnpm list --depth 0", "yarn why react", "npm run", "cargo --list", "pipx list --short", "poetry show --tree",
+    "conda env list", "rustup toolchain list", "dotnet --list-sdks",
 )
 
 PACK = Pack("packages", "Package managers asked what is installed or available, never to install, build or run "

@@ -15,7 +15,9 @@ nothing or `cat`; `dmidecode --dump-bin` (writes); `busctl call|emit|set-propert
 a connection, device, radio or the network, and a prefix nmcli could read as one of those
 (`nmcli device s` may be `set`); `ethtool -s/-K/-E/-t/…` (they change or test the link);
 `ifconfig`, `iwconfig` and `arp` with more than an interface (they set it); `route add|del` and
-`route get NAME` (a DNS lookup). journalctl's
+`route get NAME` (a DNS lookup); `sar -o` (writes); `fuser -k` (kills); `crontab` but `-l`; `stty`
+settings; `tput` but `cols`, `lines`, `colors` and `longname` (`tput init` runs the terminal's
+init program, which `~/.terminfo` can name) and `TERMINFO*`. journalctl's
 `-n` and `-b` count as taking their value only when it is attached (`-n100`): journalctl takes
 the next word only when it is a number, so a table that always took it could skip an option.
 """
@@ -165,7 +167,7 @@ READ_ONLY = {
     "lsof": options("-?abhlnNOPRtUvVwxXEKQ", "-cdpukmAe", "-iTfFgrosLSz"),
     "top": options("-bcHiOSs1V --batch-mode --cmdline-toggle --threads-show --idle-toggle --list-fields"
                    " --accum-time-toggle --secure-mode --single-cpu-toggle" + _GNU,
-                   "-dnopuUeE --delay --iterations --sort-override --pid --filter-any-user --filter-only-euser"
+                   "-dnopuUeEl --delay --iterations --sort-override --pid --filter-any-user --filter-only-euser"
                    " --scale-summary-mem --scale-task-mem", "-w --width"),
     "free": options("-bkmghltvwV --bytes --kilo --mega --giga --tera --peta --kibi --mebi --gibi --tebi --pebi"
                     " --human --si --lohi --total --committed --wide" + _GNU, "-sc --seconds --count"),
@@ -234,6 +236,16 @@ READ_ONLY = {
                       "-r --pattern", operands=_no_assignment),
     "busybox": options(operands=at_most(0)),
     "lsmod": options(_GNU, operands=at_most(0)),
+    "sar": options("-ABbdFHhpqrSTtuvWwyz --human --pretty -V", "-nPIfsemij --dec --iface --int --fs"),
+    "fuser": options("-vaumMsw46V --verbose --all --user --mount --ismountpoint --silent --writeonly" + _GNU,
+                     "-n --namespace"),
+    "crontab": options("-l", "-u", requires="-l", operands=at_most(0)),
+    "stty": options("-ag --all --save" + _GNU, "-F --file", operands=lambda words: next(
+        (f"stty: {word} changes the terminal" for word in words if word != "size"), None)),
+    "tput": unless_env(options("-V", "-T", operands=lambda words: None if len(words) == 1 and words[0] in (
+        "cols", "lines", "colors", "longname") else "tput: only cols, lines, colors and longname only print"),
+        "TERMINFO*"),
+    "uuidgen": options("-rtxV --random --time --hex --md5 --sha1" + _GNU, "-nNC --namespace --name --count"),
     "modinfo": options("-adlpn0Vh --author --description --license --parameters --filename --null" + _GNU,
                        "-Fkb --field --set-version --basedir"),
     "dmidecode": options("-quVh --quiet --dump --no-sysfs" + _GNU, "-tsH --type --string --handle --from-dump"
@@ -265,7 +277,8 @@ PROVEN = (
     "lsblk -f", "lscpu -J", "lsmem --summary", "lsns -t net", "lslocks", "lsipc -m", "lsirq", "lsusb -t",
     "lspci -k", "sysctl net.ipv4.ip_forward", "busybox", "lsmod", "modinfo e1000e", "dmidecode -t system",
     "busctl list", "resolvectl status", "nmcli general status", "nmcli con show --active", "nmcli dev wifi list",
-    "iwconfig", "ethtool -i eth0", "ifconfig -a", "arp -an", "route -n",
+    "iwconfig", "ethtool -i eth0", "ifconfig -a", "arp -an", "route -n", "sar -u 1 3", "fuser -v /var/lib/dpkg/lock",
+    "crontab -l", "stty size", "tput cols", "uuidgen",
 )
 
 PACK = Pack("system", "The running system looked at, not changed: processes, logs, services, network state and "
