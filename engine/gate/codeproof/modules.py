@@ -74,15 +74,17 @@ SHADOWED = frozenset(
     "__future__ _aix_support _bisect _blake2 _bz2 _codecs_cn _codecs_hk _codecs_iso2022 _codecs_jp _codecs_kr"
     " _codecs_tw _collections_abc _colorize _compression _csv _datetime _decimal _hashlib _heapq _json _lzma _md5"
     " _multibytecodec _osx_support _pydatetime _pydecimal _pylong _random _sha1 _sha2 _sha256 _sha3 _sha512"
-    " _sitebuiltins _statistics _strptime _struct _typing _uuid _weakrefset argparse base64 binascii bisect bz2"
-    " calendar cmath collections contextlib copy copyreg csv datetime decimal difflib enum fnmatch fractions"
-    " functools genericpath gettext grp gzip hashlib heapq hmac html importlib ipaddress json keyword linecache"
-    " locale lzma math ntpath numbers operator os pathlib platform posixpath pwd quopri random re reprlib runpy"
-    " shlex shutil site stat statistics string stringprep struct sysconfig tarfile textwrap threading token"
-    " tokenize tomllib traceback types typing unicodedata urllib uuid warnings weakref zipfile zlib".split())
-"""Top-level modules a proven payload can load (a superset of what was measured on 3.11, with the
-extension modules some builds load from files and what 3.12 and 3.13 add); `_sysconfigdata_*`
-too (`shadowed_name`)."""
+    " _sitebuiltins _statistics _strptime _struct _typing _uuid _weakrefset _winapi argparse base64 binascii"
+    " bisect bz2 calendar cmath collections contextlib copy copyreg csv datetime decimal difflib enum fnmatch"
+    " fractions functools genericpath getopt gettext grp gzip hashlib heapq hmac html importlib ipaddress json"
+    " keyword linecache locale lzma math nt ntpath numbers operator org os pathlib platform posixpath pwd quopri"
+    " random re reprlib runpy shlex shutil site stat statistics string stringprep struct sysconfig tarfile"
+    " textwrap threading token tokenize tomllib traceback types typing unicodedata urllib uuid warnings weakref"
+    " zipfile zlib".split())
+"""Top-level modules a proven payload can load or try to (a superset of what was measured on 3.11,
+with the extension modules some builds load from files and what 3.12 and 3.13 add); `_sysconfigdata_*`
+too (`shadowed_name`). A failed attempt counts: `copy` tries `org.python.core` and `shutil` tries
+`nt`, and a `nt.py` in the current directory would be found."""
 
 _MODULE_FILE = re.compile(r"([A-Za-z_][\w-]{0,80})(?:\.py[cw]?|(?:\.[\w.-]{1,60})?\.(?:so|pyd))", re.I)
 _PACKAGE_INIT = re.compile(r"__init__(?:\.py[cw]?|(?:\.[\w.-]{1,60})?\.(?:so|pyd))", re.I)
