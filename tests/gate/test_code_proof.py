@@ -63,6 +63,7 @@ PROVEN_PYTHON = [
     "python3 -c 'import difflib; print(\"\\n\".join(difflib.unified_diff([\"a\"], [\"b\"])))'",
     "python3 -c \"import hmac, hashlib; print(hmac.new(b'k', b'm', hashlib.sha256).hexdigest())\"",
     "python3 -I -c 'import json; print(json.dumps([1, 2]))'",
+    "python3 -W ignore -X utf8 -c 'import json; print(json.dumps([1, 2]))'",
     "python3 -B -u -c 'import decimal; print(decimal.Decimal(\"0.1\") + decimal.Decimal(\"0.2\"))'",
     "python3 -c 'try:\n    import tomllib\nexcept ImportError:\n    print(\"no\")\nelse:\n    print(\"yes\")'",
     "python3 -c 'import json,sys; data = json.load(sys.stdin); print(sorted(data, key=lambda x: x[\"n\"])[:3])'",
@@ -162,6 +163,8 @@ NOT_PROVEN = [
     "python3 -c \"print(vars())\"",
     "python3 -X pycache_prefix=out -c 'import json'",
     "python3 -E -W ignore::evil.Warning -c 'print(1)'",
+    "python3 -W always -c 'print(1)'",
+    "python3 -X dev -c 'print(1)'",
     "python3 -X frozen_modules=off -c 'print(1)'",
     "python3 -i -c 'print(1)'",
     "PYTHONPATH=lib python3 -c 'import json'",
@@ -305,7 +308,9 @@ def test_shadowed_names_cover_every_module_a_proven_payload_can_load(tmp_path: P
              + "for name in ('md5', 'sha1', 'sha256', 'sha512', 'blake2b', 'sha3_256'): hashlib.new(name)\n")
     runs = [("-c", probe), ("-m", "json.tool", "in.json"), ("-m", "json.tool", "--help"), ("-m", "calendar", "2024", "1"),
             ("-m", "site", "--user-site"), ("-m", "sysconfig"), ("-m", "base64", "-d", "in.json"),
-            ("-m", "tokenize", "t.py"), ("-m", "zipfile", "-l", "a.zip"), ("-m", "tarfile", "-l", "a.tar")]
+            ("-m", "tokenize", "t.py"), ("-m", "zipfile", "-l", "a.zip"), ("-m", "tarfile", "-l", "a.tar"),
+            ("-W", "error", "-X", "warn_default_encoding", "-c", "f = open('in.json')\ndel f\nprint(1 / 0)"),
+            ("-c", "import re\nprint(re.findall('\\d', 'a1'))")]
     preloaded = _imported(tmp_path, "-c", "pass")
     assert "encodings" in preloaded
     loaded = set().union(*(_imported(tmp_path, *run) for run in runs)) - preloaded - set(sys.builtin_module_names)

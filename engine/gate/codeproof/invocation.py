@@ -4,7 +4,8 @@ only reads (`json.tool`, `calendar`, `zipfile -l`, …), and payloads the langua
 Python puts the current directory first on its module path for `-c`, `-m` and code on standard
 input, so a payload is only proven where the script started (the workspace, whose top-level
 module files are guarded: `modules.shadows_module`), never after a `cd`. Options that import
-or write (`-W` with a dotted category, `-X pycache_prefix`, `-X frozen_modules=off`), `-i`, and
+or write (`-W` with a dotted category or an action that shows warnings, `-X dev`, `-X pycache_prefix`,
+`-X frozen_modules=off`), `-i`, and
 variables that change what the interpreter loads (`PYTHONPATH`, `PYTHONWARNINGS`, `NODE_OPTIONS`,
 `PERL5OPT`, …) are not proven. `python -m pip` is not proven either: pip loads a hundred
 standard modules from that path (`pip list` itself is, in the packages pack).
@@ -39,10 +40,10 @@ _SAME_PLACE = frozenset("nice ionice timeout nohup stdbuf command exec setsid ta
                         " caffeinate flock nocache eatmydata numactl".split())
 """Launchers that start the interpreter in the same directory, as the same user, with the same files."""
 _PYTHON_FLAGS = frozenset("BbdEhIOPqRsSuvx")
-_WARNING_ACTIONS = frozenset("default error ignore always module once d e i a m o".split())
+_WARNING_ACTIONS = frozenset("error ignore e i".split())
 _BUILTIN_CATEGORY = re.compile(r"[A-Za-z]{0,60}")
-_X_OPTIONS = re.compile(r"utf8(?:=[01])?|dev|importtime|warn_default_encoding|no_debug_ranges|faulthandler"
-                        r"|tracemalloc(?:=\d{1,3})?|int_max_str_digits=\d{1,9}|frozen_modules=on")
+_X_OPTIONS = re.compile(r"utf8(?:=[01])?|importtime|warn_default_encoding|no_debug_ranges|faulthandler"
+                        r"|int_max_str_digits=\d{1,9}|frozen_modules=on")
 _EXPANSION = re.compile(r"\$[\w{(]")
 STDIN_CODE = frozenset({"-", "/dev/stdin"})
 
@@ -111,7 +112,7 @@ def with_payload(kind: str, cmd: "Command", code: str) -> str | None:
 
 
 def _python_context(cmd: "Command") -> str | None:
-    if cmd.name.startswith(("python2", "pypy")) and not cmd.name.startswith("pypy3") or cmd.name == "pypy":
+    if cmd.name.startswith("python2") or cmd.name.startswith("pypy") and not cmd.name.startswith("pypy3"):
         return f"{cmd.name}: Python 2 is not proven"
     if cmd.cwd is not None:
         return "python after a cd: modules there could shadow the standard ones"
@@ -149,7 +150,9 @@ def _python_options(args: list[str]) -> tuple[int, str | None]:
 
 
 def _warning_filter(value: str) -> bool:
-    """`-W action:message:category:module:lineno` with a builtin category (a dotted one is imported)."""
+    """`-W ignore|error[:message:category:module:lineno]` with a builtin category (a dotted one is
+    imported). Filters that show warnings are not proven: showing a resource warning imports
+    `tracemalloc`, and it `pickle`, from the current directory."""
     parts = value.split(":")
     return (len(parts) <= 5 and parts[0] in _WARNING_ACTIONS
             and (len(parts) < 3 or _BUILTIN_CATEGORY.fullmatch(parts[2]) is not None))
