@@ -186,6 +186,24 @@ PAIRS = [
     ("gcc --version", "gcc -o app main.c"),
     ("java -version", "JAVA_TOOL_OPTIONS=-javaagent:agent.jar java -version"),
     ("rustc -vV", "rustc main.rs"),
+    # Shell built-ins and idioms of scripts.
+    ("set -euo pipefail; ls", "set -k; ls"),
+    ("set -x", "set +o history"),
+    ("set -o", "set -- rm -rf /"),
+    ("shopt -p nullglob", "shopt -s extglob"),
+    ("while IFS= read -r line; do echo \"$line\"; done < input.txt", "IFS=_ read -r a b <<< x_y"),
+    ("mapfile -t lines < list.txt", "mapfile -t -C 'sh -c id' lines < list.txt"),
+    ("compgen -c", "compgen -C 'id' x"),
+    ("kill -0 1234", "kill -9 1234"),
+    ("atq", "atrm 3"),
+    ("at -l", "at now + 1 minute"),
+    # Archives listed or read to standard output.
+    ("gunzip -c logs.gz", "gunzip logs.gz"),
+    ("7z l archive.7z", "7z x archive.7z"),
+    ("7z l -slt archive.7z", "7z l -oout archive.7z"),
+    ("unrar l archive.rar", "unrar x archive.rar"),
+    ("zstd -dc data.zst", "zstd data"),
+    ("objdump -d a.out", "objdump @options a.out"),
     # Transfers to this machine with a trust store.
     ("curl --cacert ca.pem https://localhost:8443/health", "curl --cacert ca.pem https://api.example/health"),
     # Pager variables set to nothing or to cat print as the program would.

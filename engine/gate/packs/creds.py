@@ -69,8 +69,14 @@ def _hash_file(path: str) -> bool:
     return any(matches(folded, candidate) for candidate in candidates(folded, _HASH_FILES))
 
 
+def _whole_lines(cmd: Command, name: str, value: str) -> bool:
+    """`IFS= read -r line`: an empty IFS in front of `read` keeps each line whole and reaches no other command."""
+    return name == "IFS" and value == "" and cmd.name in _READS_INTO
+
+
 def _hooks(cmd: Command) -> bool:
-    if any(_HOOK_VARIABLE.fullmatch(k) and not harmless_pager(k, v) for k, v in cmd.env.items()):
+    if any(_HOOK_VARIABLE.fullmatch(k) and not harmless_pager(k, v) and not _whole_lines(cmd, k, v)
+           for k, v in cmd.env.items()):
         return True
     names = _assigned(cmd)
     if not names:

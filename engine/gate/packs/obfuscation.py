@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
+from engine.gate.shell.view import Command
 
 _DECLARES = frozenset("export declare typeset readonly local".split())
 HEX_WORD = re.compile(r"\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})(?:\\(?:x[0-9a-fA-F]{2}|[0-3][0-7]{2})){1,}")
@@ -14,6 +15,11 @@ def _decodes_to_file(cmd) -> bool:
     if cmd.name == "openssl":
         return "-d" in cmd.args and ("-out" in cmd.args or bool(cmd.out_targets()))
     return bool(cmd.flags & {"-d", "--decode", "-D", "-r"}) and (bool(cmd.out_targets()) or bool(cmd.flags & {"-o", "--output"}))
+
+
+def _no_splitting(cmd: Command) -> bool:
+    """`IFS= read -r line`: an empty IFS in front of `read` only keeps the line whole; it splits nothing."""
+    return cmd.env.get("IFS") == "" and cmd.name in ("read", "mapfile", "readarray")
 
 
 RULES = [
@@ -48,8 +54,10 @@ RULES = [
     rule("obfuscation.ifs", DANGEROUS, "obfuscation", "uses $IFS to hide spaces between words", raw="always", needles="ifs",
          args=r"\$\{?IFS", examples=["cat$IFS/etc/hostname"], counter=["echo \"IFS is a variable\""]),
     rule("obfuscation.custom-ifs", DANGEROUS, "obfuscation", "sets IFS, so later words split where the script chooses",
-         scope="env", test=lambda c: "IFS" in c.env or (c.name in _DECLARES and any(a.startswith("IFS=") for a in c.args)),
-         examples=["IFS=,; c=ls,-la; $c", "export IFS=:", "IFS=_ read -r a b <<< x_y"], counter=["echo \"$IFS\"", "x=1; echo $x"]),
+         scope="env", test=lambda c: "IFS" in c.env and not _no_splitting(c)
+         or (c.name in _DECLARES and any(a.startswith("IFS=") for a in c.args)),
+         examples=["IFS=,; c=ls,-la; $c", "export IFS=:", "IFS=_ read -r a b <<< x_y", "IFS= ; c=ls; $c"],
+         counter=["echo \"$IFS\"", "x=1; echo $x", "while IFS= read -r line; do echo \"$line\"; done < f"]),
     rule("obfuscation.unicode-escape", DANGEROUS, "obfuscation", "contains invisible or bidirectional characters",
          trigger=True,
          examples=["ls \u202e txt.sh"], counter=["echo 'é'"]),

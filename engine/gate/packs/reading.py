@@ -22,7 +22,10 @@ or the network into the output) and URL operands; gron's URLs and `--insecure`; 
 `alias NAME=…`; `printenv` without a name or of a name not in `paths.PLAIN_VARIABLES` (any other
 may hold a token); compilers and `java` given anything but a version flag, and `JAVA_TOOL_OPTIONS`
 (it loads agents). Not proven at all: `xmlstarlet` and `mlr` (their languages read files and run
-commands), `htop` (it kills, renices and traces processes from its keys).
+commands), `htop` (it kills, renices and traces processes from its keys), `ldd` (it runs the
+program's loader, and an ELF file can name its own), `mapfile -C` and `compgen -C/-F` (callbacks).
+Archives are listed, tested or written to standard output only (`gunzip -c`, `7z l|t|h`, `unrar l|t`,
+`zstd -dc`; never `-o`, `x`, `e`).
 """
 
 from __future__ import annotations
@@ -275,6 +278,30 @@ _COMPRESSOR = {
                   requires="-c --stdout -l --list -t --test"),
 }
 
+_7Z_SWITCHES = ("-slt", "-ba", "-r", "-t", "-p", "-x!", "-i!", "-bb", "-bd", "-bs", "-scs", "-scc", "-sccUTF-8", "-sns",
+                "-snh", "-snl", "-scrc", "-y")
+_7Z_READS = frozenset({"l", "t", "h"})
+
+
+def _7z(cmd: Command) -> str | None:
+    """`7z l|t|h ARCHIVE`: list, test or hash; switches only from `_7Z_SWITCHES` (never `-o`, `-i@`, `-x@`, `-sdel`)."""
+    commands = [word for word in cmd.args if not word.startswith("-")]
+    if not commands or commands[0].lower() not in _7Z_READS:
+        return f"{cmd.name}: only l, t and h are known to be read-only"
+    for word in cmd.args:
+        if word.startswith("-") and not (word in _7Z_SWITCHES or word.startswith(("-t", "-p", "-x!", "-i!", "-bb",
+                                                                                     "-bs", "-scc", "-scs", "-scrc"))):
+            return f"{cmd.name}: switch {word} is not known to be read-only"
+    return None
+
+
+_UNRAR = options("-idq -idc -idd -idp -idn -inul -p- -y -c- -cfg-", "", "-p", single=True,
+                 subcommands={verb: options("-idq -idc -idd -idp -idn -inul -p- -y -c- -cfg- -v", "", "-p", single=True)
+                              for verb in ("l", "lt", "lta", "lb", "v", "vt", "vta", "vb", "t")})
+_ZSTD = options("-dcltqvfhV --decompress --stdout --list --test --quiet --verbose --force --help --version --no-progress"
+                " --no-check", "-M --memory", requires="-c --stdout -l --list -t --test")
+
+
 def _no_response_files(operands: list[str]) -> str | None:
     """binutils read more options from `@file`: a file the agent could have written."""
     for word in operands:
@@ -316,6 +343,46 @@ _XXD_FLAGS = frozenset("-a -autoskip -b -bits -C -capitalize -e -E -EBCDIC -h -h
                        " -plain -r -revert -u -uppercase -v -version -d".split())
 _XXD_VALUED = frozenset("-c -cols -g -groupsize -l -len -o -offset -s -seek -n -name -R".split())
 
+def _kill(cmd: Command) -> str | None:
+    """`kill -l` lists signals; `kill -0 PID` sends none (it asks whether the process exists), but not to `-1`."""
+    if cmd.args[:1] == ("-0",) and len(cmd.args) > 1 and all(word.isdigit() for word in cmd.args[1:]):
+        return None
+    return _KILL(cmd)
+
+
+_SET_LETTERS = frozenset("euxvfCnbmPT")
+_SET_NAMES = frozenset("errexit nounset xtrace verbose pipefail noglob noclobber noexec notify monitor physical"
+                       " errtrace functrace".split())
+
+
+def _shell_options(cmd: Command) -> str | None:
+    """`set -o`/`set +o` print the options, and `set -euo pipefail`, `set -x`, `set +e` only change how the script
+    fails and traces; `set -k` (assignments among the arguments become environment), `-H` (history expansion),
+    `-a`, `-o history`, `-o posix` and `set -- …` (new positional words) are not proven. `shopt` prints the
+    options unless told to set (`-s`) or unset (`-u`) one."""
+    if cmd.name != "set":
+        return _SHOPT(cmd)
+    args = cmd.args
+    if args in (("-o",), ("+o",)):
+        return None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word[:1] not in "-+" or len(word) < 2:
+            return f"set: {word} sets the positional words"
+        letters = word[1:]
+        if letters.endswith("o"):
+            name = args[i + 1] if i + 1 < len(args) else ""
+            if name not in _SET_NAMES:
+                return f"set: option {name or 'o'} is not known to be harmless"
+            letters, i = letters[:-1], i + 1
+        if any(letter not in _SET_LETTERS for letter in letters):
+            return f"set: {word} is not known to be harmless"
+        i += 1
+    return None
+
+
+_SHOPT = options("-p -q -o")
 _KILL = options("-lL --list --table", requires="-l -L --list --table")
 _COMMAND = options("-vVp", requires="-v -V", operands=at_most(1))
 _HOSTNAME_READ = options("-aAdfiIsyV --alias --all-fqdns --domain --fqdn --long --ip-address --all-ip-addresses"
@@ -504,7 +571,8 @@ READ_ONLY = {
     "type": options("-afptP"),
     "hash": options("-rdtl"),
     "command": _COMMAND,
-    "kill": _KILL,
+    "kill": _kill, "set": _shell_options, "shopt": _shell_options,
+    "atq": options("-V", "-q", operands=at_most(0)), "at": options("-l -V", "-q", requires="-l", operands=at_most(0)),
     "date": options("-Ru --debug --resolution --rfc-email --utc --universal" + _GNU,
                     "-dfr --date --file --rfc-3339 --reference", "-I --iso-8601", operands=_date_operands),
     "cal": options("-1y3jmswSVhvbc --one --three --year --twelve --julian --monday --sunday --week --vertical"
@@ -578,6 +646,8 @@ READ_ONLY = {
     "md5": options("-pqrtxs", "-s"),
     "zcat": _ZCAT, "bzcat": _BZCAT, "xzcat": _XZCAT, "lzcat": _XZCAT, "zstdcat": options("-qvfhV --quiet --verbose"),
     **_COMPRESSOR,
+    "gunzip": _COMPRESSOR["gzip"], "bunzip2": _COMPRESSOR["bzip2"], "unxz": _COMPRESSOR["xz"], "zstd": _ZSTD,
+    "unzstd": _ZSTD, "7z": _7z, "7za": _7z, "7zz": _7z, "7zr": _7z, "unrar": _UNRAR,
     "tar": _tar,
     "unzip": UNZIP,
     "zipinfo": options("-12smlvhMtTz", "-x"),
@@ -603,6 +673,17 @@ READ_ONLY = {
     "alias": options("-p", operands=_alias),
     "printenv": options("-0 --null" + _GNU, operands=_printenv),
     "lsb_release": _LSB_RELEASE,
+    "objdump": options("-afphxdDSsgeGWtTrRClFwzHvVP --archive-headers --file-headers --private-headers --headers"
+                       " --section-headers --all-headers --disassemble --disassemble-all --source --full-contents"
+                       " --debugging --debugging-tags --stabs --dwarf --syms --dynamic-syms --reloc --dynamic-reloc"
+                       " --demangle --line-numbers --file-offsets --wide --disassemble-zeroes --no-show-raw-insn"
+                       " --prefix-addresses --show-raw-insn --no-addresses --visualize-jumps --help --version",
+                       "-jbmMEI --section --target --architecture --disassembler-options --endian --include"
+                       " --start-address --stop-address --adjust-vma --disassembler-color --prefix"
+                       " --prefix-strip --insn-width", operands=_no_response_files),
+    "read": options("-rse", "-adinNptu"), "mapfile": options("-t", "-dnOsu"),
+    "readarray": options("-t", "-dnOsu"),
+    "compgen": options("-abcdefgjksuv", "-AGWXPSo"),
     **{name: _version_only for name in "gcc g++ cc c++ clang clang++ rustc javac tsc kotlinc scalac swiftc".split()},
     "java": unless_env(_version_only, "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"),
     "readelf": options("-aghlSeInrudVAcDLTWHvsz --all --file-header --program-headers --segments"
@@ -649,6 +730,9 @@ PROVEN = (
     "units '1 mile' km", "bc -l", "getent passwd alice", "ulimit -a", "alias", "printenv HOME", "lsb_release -a",
     "gcc --version", "g++ --version", "cc -v", "c++ --version", "clang --version", "clang++ --version", "rustc -vV",
     "javac -version", "java -version", "tsc -v", "kotlinc -version", "scalac -version", "swiftc --version",
+    "gunzip -c logs.gz", "bunzip2 -c data.bz2", "unxz -c data.xz", "zstd -dc data.zst", "unzstd -c data.zst",
+    "7z l archive.7z", "7za t archive.7z", "7zz l archive.zip", "7zr l a.7z", "unrar l archive.rar", "objdump -d a.out",
+    "atq", "at -l", "set -euo pipefail", "shopt", "kill -0 1234", "read -r line", "mapfile -t lines", "compgen -c",
 )
 
 PACK = Pack("core.read", "Readers: coreutils, text tools, pagers, archive listings and find, proven read-only "

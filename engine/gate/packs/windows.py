@@ -618,8 +618,10 @@ RULES = [
          examples=["icacls file.exe /grant Everyone:F", "takeown /f C:\\Windows\\System32"], counter=["icacls file.exe"]),
     rule("win.schtasks", DANGEROUS, "windows evasion", "creates, changes, runs or deletes scheduled tasks",
          names="schtasks register-scheduledtask at",
-         test=lambda c: c.name != "schtasks" or _switch(c, "/create", "/change", "/delete", "/run", "/end"),
-         examples=["schtasks /create /tn x /tr evil.exe /sc onlogon"], counter=["schtasks /query"]),
+         test=lambda c: c.name != "schtasks" and (c.name != "at" or c.args not in ((), ("-l",)))
+         or c.name == "schtasks" and _switch(c, "/create", "/change", "/delete", "/run", "/end"),
+         examples=["schtasks /create /tn x /tr evil.exe /sc onlogon", "at 12:00 evil.exe"],
+         counter=["schtasks /query", "at -l"]),
     rule("win.setx-path", DANGEROUS, "windows evasion", "changes persistent environment variables", names="setx",
          examples=["setx PATH \"C:\\malicious;%PATH%\""], counter=["set"]),
     rule("win.path", DANGEROUS, "windows evasion", "changes the search path for programs", names="path",
