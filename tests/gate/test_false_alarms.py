@@ -197,6 +197,20 @@ PAIRS = [
     ("kill -0 1234", "kill -9 1234"),
     ("atq", "atrm 3"),
     ("at -l", "at now + 1 minute"),
+    # Windows.
+    ("bcdedit", "bcdedit /set {current} safeboot minimal"),
+    ("powercfg /list", "powercfg /setactive SCHEME_MIN"),
+    ("powercfg /query", "powercfg /batteryreport"),
+    ("fsutil fsinfo drives", "fsutil usn deletejournal /d C:"),
+    ("fsutil volume diskfree C:", "fsutil file setzerodata offset=0 length=100 C:\\data.bin"),
+    ("pnputil /enum-drivers", "pnputil /delete-driver oem1.inf /uninstall"),
+    ("dism /online /get-features /format:table", "dism /online /disable-feature /featurename:Windows-Defender"),
+    ("winget list", "winget install Mozilla.Firefox"),
+    ("winget search vscode", "winget uninstall vscode"),
+    ("choco list --local-only", "choco install git -y"),
+    ("scoop list", "scoop install git"),
+    ("openfiles /query /fo csv", "openfiles /disconnect /id 1"),
+    ("Import-Csv .\\data.csv | Select-Object -First 5", "Import-Csv .\\data.csv | Remove-Item"),
     # Archives listed or read to standard output.
     ("gunzip -c logs.gz", "gunzip logs.gz"),
     ("7z l archive.7z", "7z x archive.7z"),
@@ -216,7 +230,7 @@ PAIRS = [
 # Reads that stay asked about on purpose: they print secrets (the clipboard, a named Terraform output,
 # the environment, shell history), send a query to another host (DNS, ICMP), start an interactive
 # program that can kill processes, or capture other programs' traffic.
-STILL_ASKED = ["pbpaste", "terraform show -json tfplan", "terraform output db_password", "printenv", "env", "history",
+STILL_ASKED = ["pbpaste", "Get-Clipboard", "Get-BitLockerVolume", "Test-Connection -ComputerName example.com", "terraform show -json tfplan", "terraform output db_password", "printenv", "env", "history",
                "dig example.com", "ping -c 1 example.com", "getent hosts example.com", "htop",
                "tcpdump -i any -c 10", "docker compose config", "nmcli -s connection show home"]
 

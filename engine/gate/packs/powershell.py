@@ -595,6 +595,7 @@ _GETTERS = {
     "get-windowsfeature": "name* vhd* logpath*",
     "get-localuser": "name* sid*", "get-localgroup": "name* sid*", "get-localgroupmember": "group* name* member* sid*",
     "get-psreadlineoption": "",
+    "import-csv": "path* literalpath* delimiter* useculture header* encoding*",
 }
 _CDXML = ("get-netipaddress get-netipconfiguration get-netadapter get-netroute get-nettcpconnection get-netudpendpoint"
           " get-netfirewallrule get-netfirewallprofile get-netfirewallportfilter get-netfirewalladdressfilter"

@@ -16,7 +16,16 @@ Read-only proofs (option tables, `engine/gate/proof.py`) cover the Windows-only 
 `ipconfig`, `tasklist`, `systeminfo`, `reg query`, `sc query`, `netsh … show`, `vssadmin
 list`, `bcdedit /enum`, `wmic … get`, `schtasks /query`, `wevtutil el|qe`, … . Programs that
 share a name with a Unix tool (`dir`, `type`, `echo`, `whoami`, `hostname`, `tree`, `find`,
-`sort`) keep the Unix table; their Windows write forms are rules here (`sort /o`).
+`sort`) keep the Unix table; their Windows write forms are rules here (`sort /o`). Also proven:
+`powercfg /list|/query|/getactivescheme`, `fsutil fsinfo …|volume diskfree|dirty query`, `pnputil
+/enum-…`, `dism /online /get-…`, `winget list|search|show`, `choco list|search|info`, `scoop
+list|info|search`, `openfiles /query`, `winver`, and bare `bcdedit` (it lists like `/enum`). Left
+out on purpose: `powercfg /batteryreport|/energy|/sleepstudy` (they write reports), `cipher` (`/w`
+wipes free space), `nltest` and `dsquery` (directory reconnaissance), `Get-Clipboard`,
+`Get-BitLockerVolume` (recovery passwords), and `Test-Connection`, `Resolve-DnsName`, `tracert`
+(queries to other hosts). A Windows command proven here by its bare name is safe only because
+cmd.exe's programs and scripts in the working directory (`ipconfig.bat`, `whoami.js`) are tool
+configuration: the agent cannot plant one without a person.
 """
 
 from __future__ import annotations
@@ -256,8 +265,8 @@ def _bcd_catastrophic(cmd: Command) -> bool:
 
 
 def _bcd_changes(cmd: Command) -> bool:
-    return any(a.split(":", 1)[0] not in ("/enum", "/v", "/?", "/store") and a.startswith("/") for a in _lower(cmd)) \
-        or not cmd.args
+    """Any switch but `/enum`, `/v` and `/store`; bare `bcdedit` lists the entries like `/enum`."""
+    return any(a.split(":", 1)[0] not in ("/enum", "/v", "/?", "/store") and a.startswith("/") for a in _lower(cmd))
 
 
 def _wevtutil_clear(cmd: Command) -> bool:
@@ -498,7 +507,7 @@ RULES = [
     rule("win.boot", DANGEROUS, "windows evasion", "changes the boot configuration or boot records",
          names="bcdedit bootrec bcdboot bootsect", tier=IRREVERSIBLE,
          test=lambda c: c.name != "bcdedit" or _bcd_changes(c),
-         examples=["bcdedit /set {current} safeboot minimal", "bootrec /fixmbr"], counter=["bcdedit /enum all /v"]),
+         examples=["bcdedit /set {current} safeboot minimal", "bootrec /fixmbr"], counter=["bcdedit /enum all /v", "bcdedit"]),
     rule("win.recovery-off", CATASTROPHIC, "windows evasion", "turns off the Windows Recovery Environment",
          names="reagentc", tier=IRREVERSIBLE, test=lambda c: "/disable" in _lower(c),
          examples=["reagentc /disable"], counter=["reagentc /info"]),
@@ -783,6 +792,19 @@ def _fc(cmd: Command) -> str | None:
     return None if all(re.fullmatch(r"/(?:a|b|c|l|lb\d+|n|off(?:line)?|t|u|w|\d+)", s) for s in switches) else "fc: unknown switch"
 
 
+def _dism(cmd: Command) -> str | None:
+    """`dism /online /get-…` (features, packages, capabilities, drivers, editions): every other operation changes
+    the image or the running system."""
+    args = _lower(cmd)
+    gets = [a for a in args if a.startswith("/get-")]
+    rest = [a for a in args if not a.startswith("/get-") and a.split(":", 1)[0] not in (
+        "/online", "/english", "/format", "/featurename", "/packagename", "/capabilityname", "/driver", "/all",
+        "/limitaccess", "/?")]
+    if len(gets) != 1 or rest:
+        return f"dism: only one /get-… with /online is known to be read-only ({' '.join(rest or args)})"
+    return None
+
+
 def _windows(flags: str = "", valued: str = "", **kwargs) -> Options:
     return options(flags + " /?", valued, slash=True, fold=True, **kwargs)
 
@@ -845,7 +867,33 @@ READ_ONLY = {
     "certutil": lambda cmd: None if _certutil_read(cmd) else "certutil: only -hashfile, -dump and -store read",
     "reagentc": _windows("/info", operands=_no_operands),
     "manage-bde": _windows("-status", operands=lambda a: None if len(a) <= 1 else "manage-bde: too many operands"),
+    "powercfg": _windows("/list /l /getactivescheme /availablesleepstates /a /aliases", "/query /q",
+                         operands=lambda a: None if len(a) <= 2 else "powercfg: too many operands"),
+    "fsutil": _subs({"fsinfo": _subs({verb: _windows() for verb in (
+                         "drives", "drivetype", "volumeinfo", "ntfsinfo", "refsinfo", "sectorinfo", "statistics")}),
+                     "volume": _subs({"diskfree": _windows()}), "dirty": _subs({"query": _windows()}),
+                     "behavior": _subs({"query": _windows()})}),
+    "winver": _windows(operands=_no_operands),
+    "openfiles": _subs({"/query": _windows("/v /nh", "/fo")}),
+    "pnputil": _windows("/enum-drivers /enum-devices /enum-interfaces /enum-classes /enum-containers /connected"
+                        " /disconnected /problem /drivers /stack /relations /ids /properties /files", "/class /instanceid"
+                        " /bus /deviceid", requires="/enum-drivers /enum-devices /enum-interfaces /enum-classes"
+                        " /enum-containers"),
+    "dism": _dism,
+    "winget": _subs({verb: options("--accept-source-agreements --disable-interactivity --exact -e --verbose"
+                                   " --upgrade-available --include-unknown --details", "--id --name --moniker --tag"
+                                   " --command --source -s --count -n --query -q --scope", fold=True)
+                     for verb in ("list", "ls", "search", "find", "show", "view")}
+                    | {"--version": _windows(), "-v": _windows(), "--info": _windows(),
+                       "source": _subs({"list": _windows(), "ls": _windows()})}),
+    "choco": _subs({verb: options("--local-only -l --exact -e --all-versions -a --by-id-only --id-only --verbose -v"
+                                  " --limit-output -r --no-color --detail", "--source -s --page --page-size --order-by",
+                                  fold=True)
+                    for verb in ("list", "search", "find", "info", "outdated")} | {"--version": _windows()}),
+    "scoop": _subs({verb: _windows() for verb in ("list", "info", "search", "which", "prefix", "--version", "help")}),
 }
 
 PACK = Pack("windows", "cmd.exe and Windows system tools: roots, registry, boot, recovery, services, Defender, "
-            "firewall, logs, credentials, disks.", rules=RULES, read_only=READ_ONLY)
+            "firewall, logs, credentials, disks.", rules=RULES, read_only=READ_ONLY,
+            proven=("choco list --local-only", "dism /online /get-features", "fsutil fsinfo drives", "openfiles /query",
+                    "pnputil /enum-drivers", "scoop list", "winget list", "powercfg /list", "winver", "bcdedit"))
