@@ -116,6 +116,8 @@ def _cargo(flags: str = "", valued: str = "") -> Options:
 _CARGO_TOP = _cargo("-V --version --list")
 _CARGO = unless_env(Options(_CARGO_TOP.flags, _CARGO_TOP.valued, subcommands={
     "": _cargo(),
+    "fmt": options("--check --all -q -v --quiet --verbose -h --help", "-p --package --manifest-path --message-format",
+                   requires="--check", operands=at_most(0)),
     "tree": _cargo("-d -i -e --duplicates --workspace --all-features --no-default-features --no-dedupe --all-targets",
                    "-p --package --exclude --invert --edges --depth --prune --features -F --target --charset --prefix"
                    " -f --format"),
@@ -268,7 +270,7 @@ PROVEN = (
     "npm audit --json", "npm config get registry", "npm pkg get name", "npm -v", "rpm -qa", "rpm -qf /usr/bin/ls",
     "dnf list installed", "yum info nginx", "pacman -Qi bash", "pacman -Ss nginx", "apk info -v",
     "pnpm list --depth 0", "yarn why react", "npm run", "cargo --list", "pipx list --short", "poetry show --tree",
-    "conda env list", "rustup toolchain list", "dotnet --list-sdks",
+    "conda env list", "rustup toolchain list", "dotnet --list-sdks", "cargo fmt --check",
 )
 
 PACK = Pack("packages", "Package managers asked what is installed or available, never to install, build or run "

@@ -24,6 +24,9 @@ may hold a token); compilers and `java` given anything but a version flag, and `
 (it loads agents). Not proven at all: `xmlstarlet` and `mlr` (their languages read files and run
 commands), `htop` (it kills, renices and traces processes from its keys), `ldd` (it runs the
 program's loader, and an ELF file can name its own), `mapfile -C` and `compgen -C/-F` (callbacks).
+Linters and formatters only check: never `black`, `isort`,
+`gofmt`, `clang-format`, `rustfmt` or `shfmt` without `--check`, `--diff`, `-l`, `-d` or
+`--dry-run`, never `ruff --fix`/`--add-noqa`/`-o`, `gofmt -w`/`-cpuprofile`, `rustfmt --emit`.
 Archives are listed, tested or written to standard output only (`gunzip -c`, `7z l|t|h`, `unrar l|t`,
 `zstd -dc`; never `-o`, `x`, `e`).
 """
@@ -34,7 +37,7 @@ from collections.abc import Callable
 
 from engine.gate.packs.model import Pack
 from engine.gate.paths import PLAIN_VARIABLES
-from engine.gate.proof import Reading, anything, at_most, options, unless_env
+from engine.gate.proof import Options, Reading, anything, at_most, options, unless_env
 from engine.gate.scripts import awk_program, sed_script
 from engine.gate.shell.view import Command
 
@@ -531,6 +534,48 @@ def _version_only(cmd: Command) -> str | None:
     return None
 
 
+# Linters and formatters asked to check, never to fix: their configuration files name rules and
+# styles, not programs (`.shellcheckrc`, `ruff.toml`, `.clang-format`, `rustfmt.toml`, `.yamllint`);
+# Python's and Cargo's own files are tool configuration already.
+_SHELLCHECK = options("-ax --check-sourced --external-sources --list-optional --norc -V --version -h --help",
+                      "-efioPsSW --exclude --format --include --enable --source-path --shell --severity"
+                      " --wiki-link-count", "-C --color")
+_BLACK = options("-q -v -S -C --check --diff --color --no-color --quiet --verbose --fast --safe --preview --unstable"
+                 " --skip-string-normalization --skip-magic-trailing-comma --skip-source-first-line --ipynb --pyi"
+                 " --version -h --help",
+                 "-l -t -W --line-length --target-version --include --exclude --extend-exclude --force-exclude"
+                 " --stdin-filename --workers --required-version --python-cell-magics", requires="--check --diff")
+_RUFF_COMMON = (" -q -s -v -e -n --quiet --silent --verbose --exit-zero --no-cache --isolated --preview --no-preview"
+                " --respect-gitignore --no-respect-gitignore --force-exclude --no-force-exclude --show-files"
+                " --show-settings -h --help")
+_RUFF_VALUED = (" --config --exclude --extend-exclude --target-version --line-length --stdin-filename --cache-dir"
+                " --output-format")
+_RUFF = Options(frozenset({"--version", "-V", "-h", "--help"}), subcommands={
+    "check": options("--statistics --show-fixes --no-fix --no-unsafe-fixes --diff --no-show-fixes" + _RUFF_COMMON,
+                     "--select --ignore --extend-select --extend-ignore --per-file-ignores --extend-per-file-ignores"
+                     " --fixable --unfixable --extend-fixable --dummy-variable-rgx" + _RUFF_VALUED),
+    "format": options("--check --diff" + _RUFF_COMMON, "--range" + _RUFF_VALUED, requires="--check --diff"),
+    "version": options(), "rule": options("--all", "--output-format"), "linter": options("", "--output-format"),
+})
+_ISORT = options("-c --check-only --check --diff --df -q --quiet -v --verbose --show-config --show-files -h --help"
+                 " --version -V", "--profile --settings-path --sp --settings-file --skip -s --skip-glob --sg -l"
+                 " --line-length --filter-files", requires="-c --check-only --check --diff --df")
+_GOFMT = options("-l -d -e -s", "-r", requires="-l -d -e", single=True)
+_CLANG_FORMAT = options("-n --dry-run --Werror --verbose --version --help --sort-includes --fail-on-incomplete-format",
+                        "--style --fallback-style --assume-filename --lines --offset --length --files --ferror-limit",
+                        requires="-n --dry-run --version --help")
+_RUSTFMT = options("--check -v -q -l --verbose --quiet --files-with-diff --version -V -h --help",
+                   "--edition --config-path --style-edition", requires="--check --version -V -h --help")
+_YAMLLINT = options("-s --strict --no-warnings -v --version -h --help --list-files", "-c -d -f --config-file"
+                    " --config-data --format")
+_HADOLINT = options("--no-fail --no-color --strict-labels --disable-ignore-pragma -v --verbose -V --version -h --help",
+                    "-c -t -f --config --failure-threshold --format --ignore --trusted-registry --require-label --error"
+                    " --warning --info --style")
+_SHFMT = options("-d -l -s -p -ci -sr -kp -fn -bn -mn -diff -list -simplify -minify -posix -version -h -help"
+                 " -case-indent -space-redirects -keep-padding -func-next-line -binary-next-line",
+                 "-i -ln -indent -language-dialect -filename", requires="-d -l -diff -list -version -h -help",
+                 single=True)
+
 READ_ONLY = {
     **{name: anything for name in (
         "echo printf true false : test [ [[ pwd sleep seq expr factor basename dirname yes cd pushd popd dirs"
@@ -673,6 +718,8 @@ READ_ONLY = {
     "alias": options("-p", operands=_alias),
     "printenv": options("-0 --null" + _GNU, operands=_printenv),
     "lsb_release": _LSB_RELEASE,
+    "shellcheck": _SHELLCHECK, "black": _BLACK, "ruff": _RUFF, "isort": _ISORT, "gofmt": _GOFMT,
+    "clang-format": _CLANG_FORMAT, "rustfmt": _RUSTFMT, "yamllint": _YAMLLINT, "hadolint": _HADOLINT, "shfmt": _SHFMT,
     "objdump": options("-afphxdDSsgeGWtTrRClFwzHvVP --archive-headers --file-headers --private-headers --headers"
                        " --section-headers --all-headers --disassemble --disassemble-all --source --full-contents"
                        " --debugging --debugging-tags --stabs --dwarf --syms --dynamic-syms --reloc --dynamic-reloc"
@@ -733,6 +780,9 @@ PROVEN = (
     "gunzip -c logs.gz", "bunzip2 -c data.bz2", "unxz -c data.xz", "zstd -dc data.zst", "unzstd -c data.zst",
     "7z l archive.7z", "7za t archive.7z", "7zz l archive.zip", "7zr l a.7z", "unrar l archive.rar", "objdump -d a.out",
     "atq", "at -l", "set -euo pipefail", "shopt", "kill -0 1234", "read -r line", "mapfile -t lines", "compgen -c",
+    "shellcheck -x script.sh", "black --check .", "ruff check .", "ruff format --check .", "isort --check-only .",
+    "gofmt -l .", "clang-format --dry-run src/main.c", "rustfmt --check src/main.rs", "yamllint .",
+    "hadolint Dockerfile", "shfmt -d script.sh",
 )
 
 PACK = Pack("core.read", "Readers: coreutils, text tools, pagers, archive listings and find, proven read-only "
