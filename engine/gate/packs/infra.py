@@ -23,7 +23,8 @@ through a pod's or service's `/proxy`, `/exec`, `/attach`; `kafka-* --command-co
 config` (it prints the files with every `.env` value filled in) and `--env-file`. sqlite3 and psql
 are proven only with their commands in their arguments (without them they read commands from
 their input), each a query (`scripts.sql_query`: `SELECT` calling only functions that compute a
-value) or a command that describes (sqlite3's `.tables`, `.schema`, `.indexes`, `.dump`, …;
+value; for sqlite3 only under `-safe`, since a view in a database the agent wrote can call the
+shell's file functions) or a command that describes (sqlite3's `.tables`, `.schema`, `.indexes`, `.dump`, …;
 psql's `\\d…`, `\\l`, `\\conninfo`, with plain names as arguments); left out: sqlite3's `.shell`,
 `.system`, `.output`, `.once`, `.save`, `.backup`, `.import`, `.load`, `.read`, `.open`, `-init`,
 `-A`, `-vfs`, URI file names, and SQL such as `writefile()`, `readfile()`, `load_extension()`,
@@ -340,15 +341,24 @@ _SQLITE_DOT = frozenset(
 _SQLITE_DOT_WORD = re.compile(r"[\w.*%?\[\]-]*")
 
 
-def _sqlite_command(text: str) -> str | None:
-    """One command sqlite3 runs from its arguments: a dot command from the list above, or a query."""
+def _sqlite_command(text: str, safe: bool) -> str | None:
+    """One command sqlite3 runs from its arguments: a dot command from the list above, or a query.
+
+    A query (and `.dump`) reads tables and views, and a view in a database the agent wrote can call
+    the shell's `writefile()`, `readfile()`, `edit()` or `load_extension()`, which releases before
+    2020 let a view call: so these are proven only under `-safe`, which forbids them. The schema
+    commands read `sqlite_schema` alone."""
     if text.startswith("."):
         words = text.split()
         if "\n" in text or words[0].lower() not in _SQLITE_DOT:
             return f"sqlite3: {words[0]} is not a dot command known to be read-only"
+        if words[0].lower() in (".dump", ".fullschema") and not safe:
+            return f"sqlite3: {words[0]} reads tables a crafted database can make views (only with -safe)"
         if not all(_SQLITE_DOT_WORD.fullmatch(word.strip("'\"")) for word in words[1:]):
             return f"sqlite3: {text!r} has arguments that are not names"
         return None
+    if not safe:
+        return "sqlite3: a query may read a view that calls file functions (only with -safe)"
     return sql_query(text, "sqlite")
 
 
@@ -361,8 +371,9 @@ def _sqlite(reading: Reading) -> str | None:
         return f"sqlite3: {database} is a URI whose parameters are not read"
     if not reading.operands[1:]:
         return "sqlite3: without a command it reads commands from its input"
+    safe = reading.used("-safe")
     for command in commands:
-        why = _sqlite_command(command)
+        why = _sqlite_command(command, safe)
         if why:
             return why
     return None
@@ -489,7 +500,7 @@ PROVEN = (
     "borg list repo", "restic snapshots", "consul members", "nomad job status web", "etcdctl get --prefix /config",
     "redis-cli -h cache INFO keyspace", "nats stream list", "circleci orb list org/my-org", "minikube status",
     "kind get clusters", "kubectx -c", "kubens",
-    "sqlite3 app.db .tables", "sqlite3 -readonly -header app.db 'SELECT id, name FROM users LIMIT 5'",
+    "sqlite3 app.db .tables", "sqlite3 -safe -readonly -header app.db 'SELECT id, name FROM users LIMIT 5'",
     "psql -c '\\dt'", "psql -h db -U app -d shop -At -c 'SELECT count(*) FROM orders'", "psql -l",
 )
 
