@@ -69,7 +69,9 @@ PAIRS = [
     ("sqlite3 app.db '.indexes users'", "sqlite3 app.db 'SELECT * FROM users'"),
     ("sqlite3 -safe app.db .dump", "sqlite3 app.db .dump"),
     ("psql -c '\\dt'", "psql -c 'drop table users'"),
-    ("psql -h db.internal -U app -d shop -c '\\d users'", "psql -c '\\! id'"),
+    ("psql -h localhost -U app -d shop -c '\\d users'", "psql -c '\\! id'"),
+    ("psql -d shop -c '\\dt'", "psql -h db.example -c \"SELECT 'data'\""),
+    ("psql postgres://app@localhost/shop -c '\\l'", "psql postgres://app@db.example/shop -c '\\l'"),
     ("psql -X -At -c 'SELECT count(*) FROM orders'", "psql -c 'SELECT pg_terminate_backend(42)'"),
     ("psql -l", "psql -f migrate.sql"),
     ("/usr/libexec/java_home -V", "/usr/libexec/PlistBuddy -c 'Delete :CFBundleName' Info.plist"),
@@ -182,7 +184,7 @@ PAIRS = [
     ("npm run", "npm run build"),
     ("cargo --list", "cargo build"),
     ("pipx list --short", "pipx install black"),
-    ("poetry show --tree", "poetry install"),
+    ("poetry check", "poetry show --tree"),
     ("conda env list", "conda create -n x python"),
     ("rustup toolchain list", "rustup default nightly"),
     ("dotnet --list-sdks", "dotnet build"),
@@ -246,7 +248,8 @@ PAIRS = [
 # Reads that stay asked about on purpose: they print secrets (the clipboard, a named Terraform output,
 # the environment, shell history), send a query to another host (DNS, ICMP), start an interactive
 # program that can kill processes, or capture other programs' traffic.
-STILL_ASKED = ["pbpaste", "Get-Clipboard", "Get-BitLockerVolume", "Test-Connection -ComputerName example.com", "terraform show -json tfplan", "terraform output db_password", "printenv", "env", "history",
+STILL_ASKED = ["pbpaste", "Get-Clipboard", "Get-BitLockerVolume", "Test-Connection -ComputerName example.com",
+               "terraform show -json tfplan", "terraform output db_password", "printenv", "env", "history",
                "dig example.com", "ping -c 1 example.com", "getent hosts example.com", "htop",
                "tcpdump -i any -c 10", "docker compose config", "nmcli -s connection show home"]
 

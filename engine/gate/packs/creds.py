@@ -164,8 +164,8 @@ READ_ONLY: dict[str, Proof] = {
                        "-in -inform -nameopt", single=True),
         "req": options("-noout -text -verify -subject -pubkey -modulus", "-in -inform -nameopt -reqopt", single=True),
         "version": options("-a -v -b -o -f -p -d -c -e -m -r", single=True),
-        "rand": options("-hex -base64", "", single=True,
-                        operands=lambda words: None if len(words) == 1 and words[0].isdigit() else "openssl rand: takes one byte count"),
+        "rand": options("-hex -base64", "", single=True, operands=lambda words: None if len(words) == 1
+                        and words[0].isdigit() else "openssl rand: takes one byte count"),
         "dgst": options(_DIGESTS + " -r -hex -c -binary -list", "-in", single=True),
         "base64": options("-d -A -a -e", "-in", single=True),
         "enc": options("-base64 -a -A -d -e", "-in", requires="-base64 -a", single=True),

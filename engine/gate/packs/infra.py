@@ -29,8 +29,10 @@ psql's `\\d…`, `\\l`, `\\conninfo`, with plain names as arguments); left out: 
 `.system`, `.output`, `.once`, `.save`, `.backup`, `.import`, `.load`, `.read`, `.open`, `-init`,
 `-A`, `-vfs`, URI file names, and SQL such as `writefile()`, `readfile()`, `load_extension()`,
 `ATTACH` or any write; psql's `\\!`, `\\o`, `\\copy`, `\\w`, `\\g`, `\\i`, backquotes, `-f`, `-o`,
-`-L`, and `PSQLRC`, `PSQL_HISTORY`, `PGOPTIONS`, `PGSERVICEFILE` in front (`.sqliterc` and `.psqlrc`
-are tool configuration).
+`-L`, another host than this machine (`-h`, `host=`, `postgres://…@host`, `PGHOST`: the query
+text is sent there), and `PSQLRC`, `PSQL_HISTORY`, `PGOPTIONS`, `PGSERVICE*` in front (`.sqliterc`
+and `.psqlrc` are tool configuration). Poetry's `show` and `env` are not proven (they run the
+project's `.venv` interpreter).
 """
 
 from __future__ import annotations
@@ -387,12 +389,25 @@ _PSQL_META = re.compile(r"\\(?:d[A-Za-z]{0,3}\+?|l\+?|list\+?|z|conninfo|s[fv]\+
 _PSQL_ARGUMENT = re.compile(r"[\w.*\"+-]{1,200}")
 
 
+_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]", ""})
+_CONNINFO_HOST = re.compile(r"(?:^|\s)(?:host|hostaddr)\s*=\s*'?([^\s',]*)|://(?:[^@/?]*@)?(\[[^\]]*\]|[^:/?,]*)")
+
+
+def _conninfo_hosts(words: list[str]) -> list[str]:
+    """Hosts named by connection strings (`host=db.example`, `postgres://u@db.example/shop`)."""
+    return [first or second for word in words for first, second in _CONNINFO_HOST.findall(word)]
+
+
 def _psql(reading: Reading) -> str | None:
     """`psql … -c QUERY|\\d…` or `-l`: without `-c` it reads commands from its input, which is not shown. A
     backslash command must describe (`\\d users`, `\\dt`, `\\l`); backquotes in its arguments would run a shell."""
     commands = reading.values("-c", "--command")
     if not commands and not reading.used("-l", "--list", "-V", "--version", "-?", "--help"):
         return "psql: without -c it reads commands from its input"
+    hosts = _conninfo_hosts([*reading.operands, *reading.values("-d", "--dbname")])
+    for value in [*reading.values("-h", "--host"), *hosts]:
+        if value not in _LOOPBACK_HOSTS and not value.startswith("/"):
+            return f"psql: {value} is another host, and the query text goes there"
     for command in commands:
         if command.lstrip().startswith("\\"):
             words = command.split()
@@ -410,7 +425,8 @@ _PSQL = unless_env(options(
     " --tuples-only --expanded --html --quiet --echo-queries --echo-hidden --echo-all --echo-errors --no-readline"
     " --single-line --single-transaction --list --version --help --csv --field-separator-zero --record-separator-zero",
     "-c -d -h -p -U -F -R -P -T -v --command --dbname --host --port --username --field-separator --record-separator"
-    " --pset --table-attr --set --variable", check=_psql), "PSQLRC", "PSQL_HISTORY", "PGOPTIONS", "PGSERVICEFILE")
+    " --pset --table-attr --set --variable", check=_psql), "PSQLRC", "PSQL_HISTORY", "PGOPTIONS", "PGSERVICEFILE",
+    "PGSERVICE", "PGHOST", "PGHOSTADDR")
 
 _ETCD_FLAGS = " --hex --debug --help --insecure-transport --discovery-srv-name"
 _ETCD_VALUED = (" -w --write-out --endpoints --cacert --cert --key --user --dial-timeout --command-timeout"
@@ -501,7 +517,7 @@ PROVEN = (
     "redis-cli -h cache INFO keyspace", "nats stream list", "circleci orb list org/my-org", "minikube status",
     "kind get clusters", "kubectx -c", "kubens",
     "sqlite3 app.db .tables", "sqlite3 -safe -readonly -header app.db 'SELECT id, name FROM users LIMIT 5'",
-    "psql -c '\\dt'", "psql -h db -U app -d shop -At -c 'SELECT count(*) FROM orders'", "psql -l",
+    "psql -c '\\dt'", "psql -h localhost -U app -d shop -At -c 'SELECT count(*) FROM orders'", "psql -l",
 )
 
 PACK = Pack("infra", "Infrastructure looked at, not changed: Kubernetes, Helm, containers, Terraform state, queues and "

@@ -16,8 +16,9 @@ format that expands a macro (`%(…)` runs a shell), nor `-V` (it runs verify sc
 `history undo|redo|rollback`; pacman `-Q…`, `-Ss` and `-Si` only (never `-Sy`), without
 `--config`; apk `info`, `list`, `search`, `policy`, `version`, `stats`; pnpm and yarn listings
 (`list`, `why`, `outdated`, `view`/`info`, `licenses`), never `install`, `add`, `run` or `dlx`;
-`npm run` only bare (it lists the scripts); `pipx list`; `poetry show|check|env info|version`
-(`poetry config` prints repository passwords); `conda list|env list|info --envs`; `rustup
+`npm run` only bare (it lists the scripts); `pipx list`; `poetry check|version` (`show` and `env`
+run the project's `.venv/bin/python`, which the agent could have written; `config` prints
+repository passwords); `conda list|env list|info --envs`; `rustup
 toolchain|target|component list` (`rustup show` may install the pinned toolchain); `dotnet
 --list-sdks|--list-runtimes` (`--info` and `--version` run the SDK `global.json` picks).
 """
@@ -234,11 +235,7 @@ _POETRY_COMMON = " -q -v -vv -vvv -n --quiet --verbose --no-interaction --no-ans
 _POETRY = unless_env(Options(frozenset(("--version -V" + _POETRY_COMMON).split()), frozenset({"-C", "--directory", "-P",
                                                                                                 "--project"}),
                              subcommands={
-    "show": options("--tree --latest -l --outdated -o --all -a --top-level -T --no-truncate --why" + _POETRY_COMMON,
-                    "--with --without --only"),
     "check": options("--lock --strict" + _POETRY_COMMON),
-    "env": subcommands({"info": options("-p --path -e --executable" + _POETRY_COMMON),
-                        "list": options("--full-path" + _POETRY_COMMON)}),
     "version": options("-s --short" + _POETRY_COMMON, operands=at_most(0)),
 }), "POETRY_*")
 _CONDA_COMMON = " --json -q --quiet -v --verbose -h --help"
@@ -269,7 +266,7 @@ PROVEN = (
     "dpkg -l", "dpkg-query -W -f '${Package}\\n'", "cargo tree -d", "go list -m all", "brew list --versions",
     "npm audit --json", "npm config get registry", "npm pkg get name", "npm -v", "rpm -qa", "rpm -qf /usr/bin/ls",
     "dnf list installed", "yum info nginx", "pacman -Qi bash", "pacman -Ss nginx", "apk info -v",
-    "pnpm list --depth 0", "yarn why react", "npm run", "cargo --list", "pipx list --short", "poetry show --tree",
+    "pnpm list --depth 0", "yarn why react", "npm run", "cargo --list", "pipx list --short", "poetry check",
     "conda env list", "rustup toolchain list", "dotnet --list-sdks", "cargo fmt --check",
 )
 
