@@ -33,6 +33,7 @@ Archives are listed, tested or written to standard output only (`gunzip -c`, `7z
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from engine.gate.packs.model import Pack
@@ -464,6 +465,20 @@ _GRON = options("-ucmsjvh --ungron --colorize --monochrome --stream --json --val
 _TOKEI = options("-CflVhv --compact --files --hidden --languages --no-ignore --no-ignore-dot --no-ignore-parent"
                  " --no-ignore-vcs --verbose --version --help",
                  "-ceiostnr --columns --exclude --input --output --sort --type --num-format --rsort")
+_PLAIN_PATH = re.compile(r"[\w./@+,=-]{1,512}")
+_ARCHIVES = (".tar", ".tgz", ".gz", ".bz2", ".xz", ".zip", ".7z", ".rar", ".whl", ".jar", ".war", ".ear", ".deb", ".rpm",
+             ".ipynb", ".zst", ".lz", ".tbz", ".txz", ".z", ".lzma", ".cab", ".msi", ".dmg", ".iso")
+
+
+def _cloc_operands(operands: list[str]) -> str | None:
+    """cloc opens archives by building a shell command from their names (`gzip -dc 'NAME' | tar …`): only plain
+    names, and no archives."""
+    for word in operands:
+        if _PLAIN_PATH.fullmatch(word) is None or word.lower().endswith(_ARCHIVES):
+            return f"cloc: {word} is an archive or a name it would quote into a shell command"
+    return None
+
+
 _CLOC = options(
     "--by-file --by-file-by-lang --quiet --fullpath --hide-rate --json --yaml --csv --md --xml --no3 --skip-uniqueness"
     " --follow-links --diff --git --by-percent --skip-archive --show-lang --show-ext --show-os --unicode --v --version"
@@ -471,7 +486,7 @@ _CLOC = options(
     " --ignore-case --strip-str-comments --autoconf --3",
     "--exclude-dir --exclude-ext --include-ext --include-lang --exclude-lang --not-match-f --match-f --not-match-d"
     " --match-d --timeout --csv-delimiter --diff-timeout --lang-no-ext --max-file-size --progress-rate"
-    " --exclude-list-file --list-file")
+    " --exclude-list-file", operands=_cloc_operands)
 _SCC = options(
     "-acdhivwz --no-cocomo --no-complexity --no-gitignore --no-ignore --no-large --no-gen --no-size --no-min-gen"
     " --wide --ci --by-file --debug --trace --verbose --version --help --duplicates --min --gen --no-hborder"
