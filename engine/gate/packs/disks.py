@@ -18,7 +18,7 @@ import re
 
 from engine.gate.paths import is_device, is_root
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, rule
-from engine.gate.proof import Options, options, subcommands, unless_env
+from engine.gate.proof import Options, at_most, options, subcommands, unless_env
 from engine.gate.shell import reads
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command
@@ -534,6 +534,7 @@ READ_ONLY: dict[str, Proof] = {
                             for name in ("ls", "info", "status", "version", "targets", "deps")}),
     "badblocks": options("-s -v -b -c -e -p -t -i -B -X", "-b -c -e -p -t -i"),
     "dd": lambda cmd: _dd_operands(list(cmd.args)),
+    "mount": options("-l --show-labels -h --help -V --version", "-t --types", operands=at_most(0)),
     **{name: only_with(flag, options(f"{flag} -q -v -F -V", "-t -T -b -L -O -E -N -m -I -i -G -g -J -U -C -e -o -r"
                                      if flag == "-n" else "-b -d -i -l -L -m -n -r -s"))
        for name, flag in _MKFS_DRY_RUN.items() if name not in ("mkfs.ntfs", "mkntfs")},
@@ -620,8 +621,8 @@ RULES = [
     rule("disk.dd", DANGEROUS, "fs", "dd writes raw data to a file", names="dd", args=r"(?:^|\s)of=",
          examples=["dd if=/dev/zero of=blank.img bs=1M count=1"], counter=["dd --version"]),
     rule("disk.mount", DANGEROUS, "fs", "mounts, unmounts or remounts filesystems", names="mount umount swapoff swapon losetup",
-         test=lambda c: bool(c.args) and not (c.name in ("losetup", "swapon") and READ_ONLY[c.name](c) is None),
-         examples=["mount / -o remount,rw", "umount /mnt/usb", "losetup -d /dev/loop0"], counter=["mount", "losetup -l"]),
+         test=lambda c: bool(c.args) and not (c.name in ("losetup", "swapon", "mount") and READ_ONLY[c.name](c) is None),
+         examples=["mount / -o remount,rw", "umount /mnt/usb", "losetup -d /dev/loop0"], counter=["mount", "losetup -l", "mount -l -t ext4"]),
 ]
 
 PACK = Pack("core.disks", "Raw writes to disks, formatting, partition tables, secure erase, volume and pool managers.",

@@ -490,6 +490,7 @@ READ_ONLY = {
         "endpoint": _verbs("health status hashkv", _etcd("--cluster")), "member": _verbs("list", _etcd()),
         "alarm": _verbs("list", _etcd()), "version": _etcd()}), "ETCDCTL_*"),
     "redis-cli": _REDIS, "sqlite3": _SQLITE3, "psql": _PSQL,
+    "mysql": options("-V --version", requires="-V --version", operands=at_most(0)),
     "nats": _NATS, "circleci": _CIRCLECI, "minikube": _MINIKUBE, "kind": _KIND,
     "kubectx": options("-c --current -h --help", operands=at_most(0)),
     "kubens": options("-c --current -h --help", operands=at_most(0)),
@@ -517,7 +518,7 @@ PROVEN = (
     "redis-cli -h cache INFO keyspace", "nats stream list", "circleci orb list org/my-org", "minikube status",
     "kind get clusters", "kubectx -c", "kubens",
     "sqlite3 app.db .tables", "sqlite3 -safe -readonly -header app.db 'SELECT id, name FROM users LIMIT 5'",
-    "psql -c '\\dt'", "psql -h localhost -U app -d shop -At -c 'SELECT count(*) FROM orders'", "psql -l",
+    "psql -c '\\dt'", "psql -h localhost -U app -d shop -At -c 'SELECT count(*) FROM orders'", "psql -l", "mysql -V",
 )
 
 PACK = Pack("infra", "Infrastructure looked at, not changed: Kubernetes, Helm, containers, Terraform state, queues and "

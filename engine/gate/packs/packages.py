@@ -250,12 +250,29 @@ _RUSTUP = unless_env(Options(frozenset({"--version", "-V", "-h", "--help"}), sub
     "target": subcommands({"list": options("--installed --quiet -q", "--toolchain")}),
     "component": subcommands({"list": options("--installed --quiet -q", "--toolchain")}),
 }), "RUSTUP_*")
+_SNAP = unless_env(Options(frozenset({"--version", "-h", "--help"}), subcommands={
+    "list": options("--all"), "info": options("--verbose", operands=None), "version": options(),
+    "services": options(), "connections": options("--all"), "find": options("--narrow", "--section"),
+    "search": options("--narrow", "--section"), "changes": options(), "aliases": options(), "warnings": options("--all"),
+}), "SNAP_*")
+_FLATPAK_COMMON = " --user --system -v --verbose --ostree-verbose -h --help"
+_FLATPAK = unless_env(Options(frozenset({"--version", "--default-arch", "--supported-arches", "--installations",
+                                         "-h", "--help"}), subcommands={
+    "list": options("--app --runtime --all -a -d --show-details" + _FLATPAK_COMMON, "--columns --arch --app-runtime"),
+    "info": options("-r -o -c -s -m -M --show-ref --show-origin --show-commit --show-size --show-metadata"
+                    " --show-permissions --show-location --show-runtime --show-sdk --show-extensions" + _FLATPAK_COMMON,
+                    "--arch"),
+    "remotes": options("-d --show-details --show-disabled" + _FLATPAK_COMMON, "--columns"),
+    "search": options(_FLATPAK_COMMON, "--arch --columns"),
+    "ps": options(_FLATPAK_COMMON, "--columns"), "history": options(_FLATPAK_COMMON, "--since --until --columns"),
+}), "FLATPAK_*")
 _DOTNET = options("--list-sdks --list-runtimes", requires="--list-sdks --list-runtimes", operands=at_most(0))
 
 READ_ONLY = {
     "npm": _NPM, "pip": _PIP, "pip3": _PIP,
     "apt": _APT, "apt-cache": _APT_CACHE, "dpkg": _DPKG, "dpkg-query": _DPKG,
     "cargo": _CARGO, "go": _GO, "brew": _BREW,
+    "snap": _SNAP, "flatpak": _FLATPAK,
     "pipx": _PIPX, "poetry": _POETRY, "conda": _CONDA, "rustup": _RUSTUP, "dotnet": _DOTNET,
     "rpm": _RPM, "dnf": _DNF, "yum": _DNF, "pacman": _pacman, "apk": _APK, "pnpm": _PNPM, "yarn": _YARN,
 }
@@ -267,7 +284,8 @@ PROVEN = (
     "npm audit --json", "npm config get registry", "npm pkg get name", "npm -v", "rpm -qa", "rpm -qf /usr/bin/ls",
     "dnf list installed", "yum info nginx", "pacman -Qi bash", "pacman -Ss nginx", "apk info -v",
     "pnpm list --depth 0", "yarn why react", "npm run", "cargo --list", "pipx list --short", "poetry check",
-    "conda env list", "rustup toolchain list", "dotnet --list-sdks", "cargo fmt --check",
+    "conda env list", "rustup toolchain list", "dotnet --list-sdks", "cargo fmt --check", "snap list",
+    "flatpak list --app",
 )
 
 PACK = Pack("packages", "Package managers asked what is installed or available, never to install, build or run "

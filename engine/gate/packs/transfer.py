@@ -8,7 +8,8 @@ body or upload, any method but GET and HEAD, and any URL not on loopback; rsync'
 `--rsync-path`, `-M`, `--log-file`, batch files, `--daemon`, `--config` and `--mkpath`;
 rclone's `--config`, `--log-file`, backend flags (`--sftp-ssh` runs a program), `check`'s
 report files, `config show` (prints secrets) and on-the-fly remotes (`:sftp,ssh=…:`), and
-any `RCLONE_*` variable.
+any `RCLONE_*` variable. `ping` is proven only to this machine (`localhost`, `127.x`, `::1`): to
+any other host, its packets can carry data (`-p` patterns, sizes, the name looked up).
 """
 
 from __future__ import annotations
@@ -111,13 +112,26 @@ RCLONE = unless_env(Options(_RCLONE_READ.flags, _RCLONE_READ.valued, subcommands
     "config": Options(subcommands={"file": options(), "paths": options(), "providers": options()}),
 }), "RCLONE_*")
 
-READ_ONLY = {"curl": unless_env(CURL, "CURL_HOME", "SSLKEYLOGFILE", "http_proxy", "HTTP_PROXY", "https_proxy",
+_LOOPBACK_HOST = re.compile(r"localhost|127(?:\.\d{1,3}){3}|::1|ip6-localhost|ip6-loopback")
+
+
+def _ping_loopback(operands: list[str]) -> str | None:
+    """Echo requests to this machine only: a packet to another host can carry data (its size, its pattern)."""
+    if len(operands) != 1 or _LOOPBACK_HOST.fullmatch(operands[0]) is None:
+        return f"ping: {' '.join(operands) or 'no host'} is not this machine"
+    return None
+
+
+_PING = options("-4 -6 -n -q -v -D -O -a -A -U -R -d", "-c -i -W -w -s -t -l -Q -m", operands=_ping_loopback)
+
+READ_ONLY = {"ping": _PING, "ping6": _PING, "curl": unless_env(CURL, "CURL_HOME", "SSLKEYLOGFILE", "http_proxy", "HTTP_PROXY", "https_proxy",
                                 "HTTPS_PROXY", "all_proxy", "ALL_PROXY"), "rsync": RSYNC, "rclone": RCLONE}
 
 PROVEN = (
     "curl -s http://localhost:9200/_cluster/health", "curl -X GET 'http://127.0.0.1:7700/version'",
     "curl -sI http://[::1]:8080/", "rsync -a --list-only user@host:/dest/", "rsync -an --itemize-changes src/ dst/",
     "rclone lsjson remote:bucket", "rclone sync /src remote:bucket --dry-run", "rclone about remote:",
+    "ping -c 3 localhost", "ping6 -c 1 ::1",
 )
 
 PACK = Pack("transfer", "Transfers that only read: curl GETs to this machine, rsync and rclone listings and dry runs.",
