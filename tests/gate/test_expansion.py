@@ -196,6 +196,28 @@ DECODERS = [
     "echo ZGQgaWY9L2Rldi96ZXJvIG9mPS9kZXYvc2Rh | base64 -d | bash",
 ]
 
+ENVIRONMENT_SAMPLES = [
+    "rm -rf ${PWD%%/*}/",
+    "rm -rf \"${PWD%%/*}/\"",
+    "rm -rf ${HOME%/*}",
+    "rm -rf ${HOME%/*}/*",
+    "rm -rf ${PATH:0:1}",
+    "rm -rf ${SHELL%/*}",
+    "rm -rf ${SHELL%%/bash}",
+    "rm -rf ${TMPDIR:-/tmp}/../..",
+    "cd /; rm -rf $OLDPWD",
+    "rm -rf ${PWD%/*}/..",
+    "rm -rf ${HOME%%/home*}/",
+    "rm -rf ${USER:+/}",
+    "rm -rf ${PATH%%:*}/../..",
+    "rm -rf ${PATH##*:}",
+    "chmod -R 000 ${HOME%/*}",
+    "dd if=/dev/zero of=${PATH:0:1}dev/sda",
+    "d=${PWD%%/*}; rm -rf $d/",
+    "rm -rf ${PWD/home*/}",
+    "rm -rf ${PWD//[a-z]/}",
+]
+
 FORK_BOMBS = [
     ":(){ :|:& };:",
     "bomb(){ bomb|bomb& };bomb",
@@ -208,7 +230,8 @@ FORK_BOMBS = [
     "for ((;;)); do sh & done",
 ]
 
-CATASTROPHIC = IFS + COMMAND_POSITION + FUNCTIONS_AND_ALIASES + BRACES_AND_GLOBS + CWD + LOOPS + SHELL_INPUT + DECODERS + FORK_BOMBS
+CATASTROPHIC = (IFS + COMMAND_POSITION + FUNCTIONS_AND_ALIASES + BRACES_AND_GLOBS + CWD + LOOPS + SHELL_INPUT + DECODERS
+                + ENVIRONMENT_SAMPLES + FORK_BOMBS)
 
 UNRESOLVED = [
     "$CMD",
@@ -236,6 +259,10 @@ UNRESOLVED = [
     "$(which foo) bar",
     "${PAGER:-less} notes.txt",
     "{ls,-la}",
+    "cat ${PWD%/*}/notes.txt",
+    "ls ${HOME%/*}",
+    "x=${PWD%/*}; cat $x/notes.txt",
+    "cat ${SHELL%/*}/../etc/hostname",
 ]
 
 DANGEROUS_LOOKALIKES = [

@@ -187,6 +187,9 @@ class Analyser:
                             findings, depth + 1)
         self.command(cmd, findings, depth, via, stages, sc.files)
         self.reads(sc, un.argv, un.name, findings)
+        if sc.sampled and un.argv:
+            findings.unknown.append(un.argv[0])
+            findings.reasons.setdefault(un.argv[0], f"{un.argv[0]}: an argument takes a value from the environment")
 
     def globbed(self, word: str) -> list[str]:
         """The known programs a glob in command position could name (`/bin/r?` is `rm`), at most eight

@@ -78,7 +78,8 @@ class SimpleCommand:
     from an expansion or substitution (resolved or not), `redefined` that the script made
     its name mean something else (`function`, `alias`, `hash`); `files` maps each `<(…)`
     among its words to the text it would hold, and `decoded` lists payloads its words decoded
-    (`$(echo … | base64 -d)`).
+    (`$(echo … | base64 -d)`). `sampled` says a word took a representative value of the environment
+    (`${PWD%%/*}`): good for telling what the command could do, never for proving it read-only.
     """
 
     argv: list[str]
@@ -95,6 +96,7 @@ class SimpleCommand:
     redefined: str = ""
     files: dict[str, str] | None = None
     decoded: list[str] | None = None
+    sampled: bool = False
 
 
 @dataclass(slots=True)
@@ -380,6 +382,7 @@ class _Walker:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name is not None and name.text:
+            sampled, self.decoder.sampled = self.decoder.sampled, False
             if value is not None and value.type == "array":
                 text = SPLIT.join(f for item in value.named_children for f in self.decoder.fields(item))
             else:
@@ -388,6 +391,9 @@ class _Walker:
             if any(child.type == "+=" for child in node.children):
                 text = self.variables.get(key, "") + text
             self.variables[key] = text
+            if self.decoder.sampled:
+                self.decoder.taint(key)
+            self.decoder.sampled = sampled or self.decoder.sampled
             if bare:
                 self.script.commands.append(SimpleCommand([], env={key: text}, nested=nested))
         if value is not None:
@@ -406,6 +412,7 @@ class _Walker:
         mark = len(decoder.expanded)
         files = len(decoder.files)
         decoded = len(self.decoded)
+        sampled, decoder.sampled = decoder.sampled, False
         cmd = SimpleCommand([], nested=nested)
         self.script.commands.append(cmd)
         own = len(self.script.commands)
@@ -444,6 +451,9 @@ class _Walker:
             cmd.expanded = decoder.expanded[mark:]
         if len(self.decoded) > decoded:
             cmd.decoded = self.decoded[decoded:]
+        if decoder.sampled:
+            cmd.sampled = True
+        decoder.sampled = sampled or decoder.sampled
         if argv and (argv[0] in _SPECIAL or self.defined or self.written):
             self.effects(cmd, depth, nested)
         if len(self.script.commands) > own:

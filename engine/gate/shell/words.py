@@ -33,6 +33,16 @@ _ANSI_C = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
                    "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 WELL_KNOWN = {"SHELL": "sh", "BASH": "bash", "0": "sh", "HOME": "~"}
+# Representative values of variables every session has, so that `${PWD%%/*}`, `${HOME%/*}` and
+# `${PATH:0:1}` can be worked out (to `""`, `/home` and `/`). They only ever decide what a command
+# could do: a word that took one is marked `sampled`, and such a command is never proven read-only.
+SAMPLES = {"HOME": "/home/user", "PWD": "/home/user/project", "OLDPWD": "/home/user", "SHELL": "/bin/bash",
+           "PATH": "/usr/local/bin:/usr/bin:/bin", "USER": "user", "LOGNAME": "user", "HOSTNAME": "host",
+           "BASH": "/bin/bash"}
+_SAMPLED_PLAIN = frozenset({"OLDPWD"})
+_DEFAULTS = (":-", ":=", ":?", "-", "=", "?")
+MAX_PATTERN_STARS = 2
+MAX_PATTERN_VALUE = 256
 _SPLITTERS: dict[str, dict[int, str]] = {}
 
 
@@ -128,6 +138,14 @@ class WordDecoder:
         self.positional: list[str] | None = None
         self.resolve: Callable[[Node], str | None] | None = None
         self.files: list[tuple[str, str]] = []
+        self.sampled = False
+        self.tainted: frozenset[str] | set[str] = frozenset()
+
+    def taint(self, name: str) -> None:
+        """`name` now holds a value built from a sample of the environment: its readers are sampled too."""
+        if not isinstance(self.tainted, set):
+            self.tainted = set()
+        self.tainted.add(name)
 
     def raw(self, node: Node) -> str:
         """The source text of `node`."""
@@ -239,6 +257,11 @@ class WordDecoder:
         if operator[:2] == ":?" or operator[:1] == "?":
             operator = ""
         value = self._value(name, subscript, operator == "" and not quoted)
+        if name in SAMPLES and name not in self.variables and (
+                operator and not operator.startswith(_DEFAULTS) or not operator and name in _SAMPLED_PLAIN):
+            value = SAMPLES[name]
+            self.sampled = True
+            self.expanded.append(name)
         if value is None and operator:
             self.dynamic = True
             self.expanded.append(name)
@@ -260,6 +283,8 @@ class WordDecoder:
         value = self.variables.get(name)
         if value is None:
             return WELL_KNOWN.get(name)
+        if name in self.tainted:
+            self.sampled = True
         if SPLIT in value and subscript is not None and subscript not in ("@", "*"):
             items = value.split(SPLIT)
             index = int(subscript) if subscript.isdigit() else -1
@@ -328,19 +353,79 @@ def _operate(value: str | None, operator: str) -> str | None:
     for mark in ("##", "#", "%%", "%"):
         if operator.startswith(mark):
             pattern = _literal(operator[len(mark) :])
-            if _GLOB_CHARS.search(pattern) or "$" in pattern:
+            if "$" in pattern:
                 return _UNKNOWN
-            if mark[0] == "#":
-                return value[len(pattern) :] if value.startswith(pattern) else value
-            return value[: len(value) - len(pattern)] if pattern and value.endswith(pattern) else value
+            return _remove(value, pattern, mark)
     if operator.startswith("/"):
         every = operator.startswith("//")
         pattern, _, replacement = operator[2 if every else 1 :].partition("/")
-        pattern, replacement = _literal(pattern), _literal(replacement)
-        if not pattern or _GLOB_CHARS.search(pattern) or "$" in pattern + replacement:
+        anchor = pattern[:1] if not every and pattern[:1] in ("#", "%") else ""
+        pattern, replacement = _literal(pattern[len(anchor) :]), _literal(replacement)
+        if not pattern or "$" in pattern + replacement:
             return _UNKNOWN
-        return value.replace(pattern, replacement) if every else value.replace(pattern, replacement, 1)
+        if _GLOB_CHARS.search(pattern) is None and not anchor:
+            return value.replace(pattern, replacement) if every else value.replace(pattern, replacement, 1)
+        compiled = _pattern(pattern, greedy=True)
+        if compiled is None or len(value) > MAX_PATTERN_VALUE:
+            return _UNKNOWN
+        if anchor:
+            compiled = re.compile(("^" if anchor == "#" else "") + compiled.pattern + ("$" if anchor == "%" else ""), re.S)
+        return compiled.sub(lambda _m: replacement, value, count=0 if every else 1)
     return _UNKNOWN
+
+
+def _remove(value: str, pattern: str, mark: str) -> str | _Unknown:
+    """`${x#p}`, `${x##p}`, `${x%p}` and `${x%%p}`: the shortest or longest prefix or suffix matching
+    the bash pattern `p` removed (`${PWD%%/*}` of `/home/user/project` is empty)."""
+    if _GLOB_CHARS.search(pattern) is None:
+        if mark[0] == "#":
+            return value[len(pattern) :] if value.startswith(pattern) else value
+        return value[: len(value) - len(pattern)] if pattern and value.endswith(pattern) else value
+    if len(value) > MAX_PATTERN_VALUE:
+        return _UNKNOWN
+    longest = len(mark) == 2
+    if mark[0] == "#":
+        compiled = _pattern(pattern, greedy=longest)
+        found = compiled.match(value) if compiled is not None else None
+        if compiled is None:
+            return _UNKNOWN
+        return value[found.end() :] if found is not None else value
+    compiled = _pattern(pattern, greedy=longest, reverse=True)
+    if compiled is None:
+        return _UNKNOWN
+    found = compiled.match(value[::-1])
+    return value[: len(value) - found.end()] if found is not None else value
+
+
+_PATTERN_PART = re.compile(r"\\(.)|(\*)|(\?)|(\[!?\^?\]?[^\]]{0,60}\])|(.)", re.S)
+
+
+def _pattern(pattern: str, greedy: bool, reverse: bool = False) -> re.Pattern[str] | None:
+    """A bash pattern as a regular expression matched from the start (`*` crosses `/` here); None past
+    `MAX_PATTERN_STARS` stars, which could make the match slow. `reverse` builds the pattern of the
+    reversed text, so a suffix can be matched as a prefix."""
+    parts: list[str] = []
+    stars = 0
+    for match in _PATTERN_PART.finditer(pattern):
+        escaped, star, one, klass, plain = match.groups()
+        if star:
+            stars += 1
+            parts.append(".*" if greedy else ".*?")
+        elif one:
+            parts.append(".")
+        elif klass:
+            body = klass[1:-1]
+            negate = body[:1] in ("!", "^")
+            body = body[1:] if negate else body
+            parts.append("[" + ("^" if negate else "") + body.replace("\\", "\\\\").replace("[", "\\[") + "]")
+        else:
+            parts.append(re.escape(escaped if escaped is not None else plain))
+    if stars > MAX_PATTERN_STARS:
+        return None
+    try:
+        return re.compile("".join(reversed(parts)) if reverse else "".join(parts), re.S)
+    except re.error:
+        return None
 
 
 def _literal(word: str) -> str:
