@@ -176,10 +176,11 @@ READ_ONLY: dict[str, Proof] = {
     }),
     "ssh-keygen": only_with("-l -L -F", options("-l -L -v -B -q", "-f -E -F")),
     "ssh-add": only_with("-l -L", options("-l -L -v -q", "-E")),
+    "ssh": options("-V", requires="-V", operands=at_most(0)),
     **{name: only_with(_GPG_LISTS, options(_GPG_LISTS + " --with-colons --with-fingerprint --with-subkey-fingerprints"
                                            " --with-keygrip --fixed-list-mode -v --verbose -q --quiet", "--keyid-format"))
        for name in ("gpg", "gpg2")},
 }
 
 PACK = Pack("core.secrets", "Reading secrets, credential stores, and environment hooks that redirect programs.", rules=RULES,
-            read_only=READ_ONLY, core=True, proven=("ssh-add -l", "ssh-add -L", "ssh-keygen -lf key.pub"))
+            read_only=READ_ONLY, core=True, proven=("ssh-add -l", "ssh-add -L", "ssh-keygen -lf key.pub", "ssh -V"))

@@ -149,7 +149,7 @@ _DOCKER_READS = {
     "logs": options("-f -t --follow --details --timestamps", "-n --since --until --tail"),
     "version": options("", "-f --format"), "info": options("", "-f --format"),
     "stats": options("-a --all --no-stream --no-trunc", "--format"),
-    "top": options(), "port": options(),
+    "top": options(), "port": options(), "diff": options(),
     "history": options("-H -q --human --no-trunc --quiet", "--format"),
     "events": options("", "-f --filter --since --until --format"),
     "image": subcommands({"ls": _DOCKER_IMAGES, "list": _DOCKER_IMAGES, "inspect": _DOCKER_INSPECT,
@@ -207,7 +207,7 @@ _TF_STATE = "-state -id"
 _TERRAFORM = unless_env(Options(
     frozenset({"-help", "-version", "-v", "--version", "--help"}), frozenset({"-chdir"}), single=True,
     subcommands={
-        "version": _tf("-json"),
+        "": _tf(), "version": _tf("-json"),
         "fmt": options("-check -diff -recursive -no-color", "", "-write -list", single=True, check=_terraform_fmt),
         "plan": _tf("-destroy -refresh-only", "-var -var-file -target -replace -parallelism -lock-timeout -state",
                     "-lock -refresh -input -compact-warnings -detailed-exitcode", check=_terraform_plan),

@@ -746,7 +746,7 @@ READ_ONLY = {
     "read": options("-rse", "-adinNptu"), "mapfile": options("-t", "-dnOsu"),
     "readarray": options("-t", "-dnOsu"),
     "compgen": options("-abcdefgjksuv", "-AGWXPSo"),
-    **{name: _version_only for name in "gcc g++ cc c++ clang clang++ rustc javac tsc kotlinc scalac swiftc".split()},
+    **{name: _version_only for name in "gcc g++ cc c++ clang clang++ rustc javac tsc kotlinc scalac swiftc mypy".split()},
     "java": unless_env(_version_only, "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"),
     "readelf": options("-aghlSeInrudVAcDLTWHvsz --all --file-header --program-headers --segments"
                        " --section-headers --sections --section-groups --section-details --headers --symbols --syms"
@@ -792,6 +792,7 @@ PROVEN = (
     "units '1 mile' km", "bc -l", "getent passwd alice", "ulimit -a", "alias", "printenv HOME", "lsb_release -a",
     "gcc --version", "g++ --version", "cc -v", "c++ --version", "clang --version", "clang++ --version", "rustc -vV",
     "javac -version", "java -version", "tsc -v", "kotlinc -version", "scalac -version", "swiftc --version",
+    "mypy -V",
     "gunzip -c logs.gz", "bunzip2 -c data.bz2", "unxz -c data.xz", "zstd -dc data.zst", "unzstd -c data.zst",
     "7z l archive.7z", "7za t archive.7z", "7zz l archive.zip", "7zr l a.7z", "unrar l archive.rar", "objdump -d a.out",
     "atq", "at -l", "set -euo pipefail", "shopt", "kill -0 1234", "read -r line", "mapfile -t lines", "compgen -c",

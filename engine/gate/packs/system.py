@@ -15,7 +15,8 @@ nothing or `cat`; `dmidecode --dump-bin` (writes); `busctl call|emit|set-propert
 a connection, device, radio or the network, and a prefix nmcli could read as one of those
 (`nmcli device s` may be `set`); `ethtool -s/-K/-E/-t/…` (they change or test the link);
 `ifconfig`, `iwconfig` and `arp` with more than an interface (they set it); `route add|del` and
-`route get NAME` (a DNS lookup); `sar -o` (writes); `fuser -k` (kills); `crontab` but `-l`; `stty`
+`route get NAME` (a DNS lookup); resolvectl's setters (`dns IFACE SERVER…`); `coredumpctl
+dump|debug` (they write a core or start gdb); `udevadm` but `info`; `bridge … add|del|set`; `sar -o` (writes); `fuser -k` (kills); `crontab` but `-l`; `stty`
 settings; `tput` but `cols`, `lines`, `colors` and `longname` (`tput init` runs the terminal's
 init program, which `~/.terminfo` can name) and `TERMINFO*`. journalctl's
 `-n` and `-b` count as taking their value only when it is attached (`-n100`): journalctl takes
@@ -62,6 +63,9 @@ _SYSTEMCTL = unless_env(Options(
 
 _CTL_OPTIONS = ("-aplqr --all --full --no-pager --no-legend --no-ask-password --value --quiet --system --user" + _GNU,
                 "-pPMno --property --machine --lines --output --legend")
+
+
+_RESOLVECTL = options(*_CTL_OPTIONS, operands=at_most(1))
 
 
 def _ctl(verbs: str) -> object:
@@ -256,7 +260,22 @@ READ_ONLY = {
                                                               " --unique --acquired --activatable --show-machine"),
                                               "status": options("--no-pager --user --system", operands=at_most(1))}),
                          "SYSTEMD_*"),
-    "resolvectl": _ctl("status statistics"),
+    "resolvectl": unless_env(Options(_RESOLVECTL.flags, _RESOLVECTL.valued, subcommands={
+        "": _RESOLVECTL, "status": _RESOLVECTL, "statistics": _RESOLVECTL,
+        **{verb: options(*_CTL_OPTIONS, operands=at_most(1)) for verb in (
+            "dns", "domain", "default-route", "llmnr", "mdns", "dnssec", "dnsovertls", "nta")}}), "SYSTEMD_*"),
+    "pidstat": options("-dHhIlRrsuvwtU --human --dec", "-CeGpT"),
+    "bridge": Options(subcommands={obj: Options(subcommands={verb: options("-d -s -j -p -c -n --json --pretty --details"
+                                                                           " --statistics --color", "dev")
+                                                             for verb in ("", "show", "list", "lst", "sh", "ls")})
+                                   for obj in ("link", "fdb", "vlan", "mdb")}),
+    "coredumpctl": unless_env(Options(frozenset({"-h", "--help", "--version", "--no-pager", "--no-legend", "-r",
+                                                 "--reverse", "-q", "--quiet", "--json"}), subcommands={
+        verb: options("-r --reverse -q --quiet --no-pager --no-legend -1", "-S -U --since --until --json -F --field")
+        for verb in ("", "list", "info")}), "SYSTEMD_*"),
+    "udevadm": Options(subcommands={"info": options("-a -r -x -e -h -V --attribute-walk --root --export --export-db"
+                                                    " --help --version --tree", "-q -p -n -d -P --query --path --name"
+                                                    " --device-id-of-file --export-prefix --property")}),
     "nmcli": _NMCLI,
     "iwconfig": options(_GNU, operands=at_most(1)),
     "ethtool": _ETHTOOL,
@@ -278,7 +297,8 @@ PROVEN = (
     "lspci -k", "sysctl net.ipv4.ip_forward", "busybox", "lsmod", "modinfo e1000e", "dmidecode -t system",
     "busctl list", "resolvectl status", "nmcli general status", "nmcli con show --active", "nmcli dev wifi list",
     "iwconfig", "ethtool -i eth0", "ifconfig -a", "arp -an", "route -n", "sar -u 1 3", "fuser -v /var/lib/dpkg/lock",
-    "crontab -l", "stty size", "tput cols", "uuidgen",
+    "crontab -l", "stty size", "tput cols", "uuidgen", "resolvectl dns", "pidstat 1 3", "bridge link show",
+    "coredumpctl list", "udevadm info /dev/sda",
 )
 
 PACK = Pack("system", "The running system looked at, not changed: processes, logs, services, network state and "
