@@ -66,7 +66,8 @@ GLOBS = [
     "cat ~/.*/credentials", "cat /etc/ssh/*key", "cat /run/secrets/*", "head ~/.netr?", "sort ~/.git-cred*",
 ]
 ENVIRONMENT = [
-    "printenv", "printenv SOME_API_TOKEN", "printenv HOME", "env", "env -0", "env -u FOO", "env -i", "env FOO=1",
+    "printenv", "printenv SOME_API_TOKEN", "printenv DATABASE_URL", "printenv HOME TOKEN", "env", "env -0",
+    "env -u FOO", "env -i", "env FOO=1",
     "sudo env", "command env", "busybox env", "/usr/bin/env", "env | grep TOKEN", "export -p", "export",
     "declare -p", "declare -x", "declare -p AWS_SECRET_ACCESS_KEY", "declare", "typeset", "typeset -x", "set",
     "set | grep KEY", "readonly", "readonly -p", "local", "ps e", "ps eww", "ps auxe", "ps axeww", "ps -E",
