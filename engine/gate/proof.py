@@ -215,10 +215,10 @@ def anything(cmd: "Command") -> str | None:
     return None
 
 
-# What a pager variable may name and still only print: nothing (no pager), or a reader that
-# runs nothing (`GIT_PAGER=cat`, `AWS_PAGER=""`, `SYSTEMD_PAGER=less`).
-HARMLESS_PAGERS = frozenset({"", "cat", "/bin/cat", "/usr/bin/cat", "less", "/usr/bin/less", "more", "/usr/bin/more",
-                             "less -R", "less -r", "less -FRX", "less -FX"})
+# What a pager variable may name and still only print: nothing (no pager), or `cat` (`GIT_PAGER=cat`,
+# `AWS_PAGER=""`). `less` is left out: `LESS`, `LESSKEY` and `LESSOPEN` beside it could make it
+# write a log or run a preprocessor, and the program that starts the pager does not check them.
+HARMLESS_PAGERS = frozenset({"", "cat", "/bin/cat", "/usr/bin/cat"})
 
 
 def harmless_pager(name: str, value: str) -> bool:
