@@ -23,7 +23,7 @@ from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup
 from engine.gate.packs import Bank
 from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
-from engine.gate.shell import reads, windows
+from engine.gate.shell import escapes, reads, windows
 from engine.gate.shell.decode import listing, simulate
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
@@ -47,9 +47,22 @@ INLINE_FLAGS: dict[str, frozenset[str]] = {
     "pwsh": frozenset({"-c", "-command", "-Command"}), "powershell": frozenset({"-c", "-command", "-Command"}),
     "gdb": frozenset({"-ex", "--eval-command"}), "emacs": frozenset({"--eval"}), "vim": frozenset({"-c", "--cmd"}),
     "vi": frozenset({"-c", "--cmd"}), "nvim": frozenset({"-c", "--cmd"}), "expect": frozenset({"-c"}),
+    "ex": frozenset({"-c", "--cmd"}), "view": frozenset({"-c", "--cmd"}), "rvim": frozenset({"-c", "--cmd"}),
+    "gvim": frozenset({"-c", "--cmd"}), "vimdiff": frozenset({"-c", "--cmd"}), "tclsh": frozenset(),
+    "wish": frozenset(), "jimsh": frozenset(),
     "bpftrace": frozenset({"-e"}), "dc": frozenset({"-e"}),
 }
 _PY = re.compile(r"python(?:\d(?:\.\d{1,2})?)?|pypy3?")
+# Editors and debuggers whose commands can run the shell, by family, with the options that give a command.
+_EDITORS = {"gdb": "gdb", **dict.fromkeys(("vim", "vi", "nvim", "ex", "view", "rvim", "gvim", "vimdiff"), "vim")}
+_EDITOR_OPTIONS = {"gdb": {"-ex": "", "--eval-command": "", "-iex": "", "--init-eval-command": ""},
+                   "vim": {"-c": "", "--cmd": ""}}
+_SCRIPTED = frozenset({"-e", "-es", "-E", "-Es", "-s", "--batch", "-batch"})
+_TCL = frozenset({"expect", "tclsh", "wish", "jimsh"})
+_DECLARING = frozenset({"export", "declare", "typeset", "readonly", "local"})
+_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3"})
+PRINTED = "\x00printed"
+"""The key, among a command's `files`, of what a compound stage feeding it prints at least."""
 _VERSIONED = re.compile(r"(perl|ruby|php|lua|node)\d[\d.]*")
 _BARE_IFS = re.compile(r"\$IFS(?!\w)")
 _SUBSTITUTION = re.compile(r"^\$\((.*)\)$|^`(.*)`$", re.S)
@@ -185,7 +198,10 @@ class Analyser:
                 self.hit(findings, "exec.dynamic-command", un.argv[0])
                 self.simple(SimpleCommand([program, *un.argv[1:]], redirects=sc.redirects, stdin=sc.stdin),
                             findings, depth + 1)
-        self.command(cmd, findings, depth, via, stages, sc.files)
+        files = sc.files
+        if sc.upstream and sc.upstream[-1].printed is not None:
+            files = {**(files or {}), PRINTED: sc.upstream[-1].printed}
+        self.command(cmd, findings, depth, via, stages, files)
         self.reads(sc, un.argv, un.name, findings)
         if sc.sampled and un.argv:
             findings.unknown.append(un.argv[0])
@@ -275,12 +291,96 @@ class Analyser:
                     if item.level is CATASTROPHIC and match(where):
                         hits.append(Hit(item, " ".join(where.argv)))
                         matched = named = True
+        if cmd.env or cmd.name in escapes.PROGRAMS or cmd.name in _DECLARING:
+            self.hidden(cmd, findings, depth, stages, files or {})
         handled = self.follow(cmd, findings, depth, via, stages, named, files or {})
         if not matched and not handled:
             why = self.bank.prove(cmd, self.extra)
             if why is not None:
                 findings.unknown.append(cmd.argv[0])
                 findings.reasons.setdefault(cmd.argv[0], why)
+
+    def hidden(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+               files: Files) -> None:
+        """Command lines hidden in the command's settings, options and the scripts it reads (a pager in
+        `PAGER=`, `ssh -o ProxyCommand=`, a makefile's recipes, a crontab line, a database client's
+        `\\!`) are read as shell code: their level is the command's too. The setting keeps its own rule."""
+        texts: list[str] = []
+        if cmd.env:
+            texts.extend(escapes.variable_commands(cmd.env, files, cmd.stdin))
+        name = cmd.name
+        if name in _DECLARING:
+            texts.extend(escapes.variable_commands(escapes.declared(cmd.args), files, cmd.stdin))
+        elif name in escapes.PROGRAMS:
+            texts.extend(escapes.option_commands(name, cmd.args, cmd.env))
+            if name in ("make", "gmake"):
+                texts.extend(self.makefiles(cmd, stages, files))
+            elif name == "crontab":
+                table = self.crontab(cmd, stages, files)
+                if table is not None:
+                    texts.extend(escapes.crontab_commands(table))
+            elif name in _CLIENTS:
+                scripts = escapes.client_scripts(name, cmd.args)
+                fed = self.fed(cmd, stages, files)
+                if fed is not None:
+                    scripts.append(fed)
+                texts.extend(escapes.client_commands(name, "\n".join(scripts)))
+        if not texts:
+            return
+        cwd = findings.cwd
+        for text in texts[:MAX_FOLLOWED]:
+            self.script(text, findings, depth + 1)
+        findings.cwd = cwd
+
+    @staticmethod
+    def fed(cmd: Command, stages: list[tuple[list[str], str | None]], files: Files) -> str | None:
+        """What the command reads on standard input when the script shows it: a here-string or
+        here-document, a pipeline of literals, or (at least) the literals a compound stage prints."""
+        if cmd.stdin is not None:
+            return cmd.stdin
+        text = simulate(stages) if stages else None
+        return text if text is not None else files.get(PRINTED)
+
+    def makefiles(self, cmd: Command, stages: list[tuple[list[str], str | None]], files: Files) -> list[str]:
+        """The commands of makefile text given inline (`--eval`, `-E`) or read from standard input or a `<(…)`."""
+        texts = [value for _option, value in escapes.option_values(cmd.args, {"--eval": "", "-E": ""})]
+        for _option, source in escapes.option_values(cmd.args, {"-f": "", "--file": "", "--makefile": ""}):
+            text = files.get(source) if source in files else self.fed(cmd, stages, files) if source in STDIN_PATHS else None
+            if text is not None:
+                texts.append(text)
+        return [command for text in texts[:4] for command in escapes.makefile_commands(text)]
+
+    def crontab(self, cmd: Command, stages: list[tuple[list[str], str | None]], files: Files) -> str | None:
+        """The table `crontab` installs: its file operand (`-`, `/dev/stdin` or a `<(…)`), or standard input
+        when it is given no file and no listing, editing or removal flag."""
+        if cmd.flags & {"-l", "-e", "-r", "-i", "-V"}:
+            return None
+        operands = [op for op in cmd.operands if op not in ("-u",)]
+        source = operands[-1] if operands else "-"
+        if source in files:
+            return files[source]
+        return self.fed(cmd, stages, files) if source in STDIN_PATHS else None
+
+    def editor(self, cmd: Command, family: str, findings: Findings, depth: int,
+               stages: list[tuple[list[str], str | None]], files: Files) -> None:
+        """Commands an editor or debugger is given (`vim -c`, `vim +cmd`, `gdb -ex`, `--eval-command=`, and
+        the lines it reads on standard input in batch mode) run shell commands through `:!`, `shell`,
+        `pipe` or `system()`: each is read as shell code or as a payload."""
+        args = cmd.args
+        commands = [value for _option, value in escapes.option_values(args, _EDITOR_OPTIONS[family])]
+        if family == "vim":
+            commands.extend(arg[1:] for arg in args if arg.startswith("+") and len(arg) > 1)
+        if family == "gdb" or cmd.name == "ex" or _SCRIPTED.intersection(args):
+            fed = self.fed(cmd, stages, files)
+            if fed is not None:
+                commands.extend(fed.split("\n"))
+        for command in commands[:MAX_FOLLOWED]:
+            shells, codes = escapes.editor_commands(family, command)
+            for text in shells:
+                self.script(text, findings, depth + 1)
+            for code in codes:
+                if "(" in code:
+                    self.code(code, findings, depth + 1)
 
     def generic(self, cmd: Command) -> list[Check]:
         """Rules for any program, plus those scoped to redirects, environment or a path-named program."""
@@ -540,8 +640,9 @@ class Analyser:
 
     def scheduled(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
                   files: Files) -> None:
-        """`at`/`batch` run the commands they read on standard input later."""
-        text = cmd.stdin if cmd.stdin is not None else simulate(stages) if stages else None
+        """`at`/`batch` run the commands they read on standard input (or from `-f FILE`) later."""
+        source = next((value for _option, value in escapes.option_values(cmd.args, {"-f": ""})), None)
+        text = files.get(source) if source is not None else self.fed(cmd, stages, files)
         if text is not None:
             self.script(text, findings, depth + 1)
 
@@ -677,15 +778,20 @@ class Analyser:
             return True
         if cmd.piped:
             self.hit(findings, "exec.pipe-to-shell", cmd.upstream + " | " + " ".join(cmd.argv))
-            self.decoded(stages, findings, depth)
+            self.decoded(stages, findings, depth, (files or {}).get(PRINTED))
             return True
         self.hit(findings, "exec.shell-spawn", " ".join(cmd.argv))
         return True
 
-    def decoded(self, stages: list[tuple[list[str], str | None]], findings: Findings, depth: int) -> None:
+    def decoded(self, stages: list[tuple[list[str], str | None]], findings: Findings, depth: int,
+                printed: str | None = None) -> None:
+        """Reads what a pipeline feeds a shell: its literal output (named when a stage decoded it), or at
+        least what a compound stage prints (`(cat x; echo …) | sh`)."""
         text = simulate(stages)
         if text is not None and len(stages) > 1:
             self.hit(findings, "obfuscation.decoded-payload", text)
+        if text is None:
+            text = printed
         if text is not None:
             self.script(text, findings, depth + 1)
 
@@ -704,12 +810,8 @@ class Analyser:
                     stages: list[tuple[list[str], str | None]], files: dict[str, str] | None = None) -> bool:
         flags = INLINE_FLAGS.get(family, frozenset())
         args = list(cmd.args)
-        if family in _ESCAPES:
-            for i, arg in enumerate(args[:-1]):
-                if arg in flags:
-                    escape = _ESCAPES[family].match(args[i + 1])
-                    if escape is not None:
-                        self.script(escape.group(1), findings, depth + 1)
+        if family in _EDITORS:
+            self.editor(cmd, _EDITORS[family], findings, depth, stages, files or {})
         code = None
         for i, arg in enumerate(args):
             if arg in flags and i + 1 < len(args):
@@ -731,11 +833,18 @@ class Analyser:
                 text = simulate(stages)
                 if text is not None:
                     self.code(text, findings, depth)
+                text = text if text is not None else (files or {}).get(PRINTED)
+                if family in _TCL and text is not None:
+                    for command in escapes.tcl_commands(text):
+                        self.script(command, findings, depth + 1)
                 return True
             if cmd.operands:
                 self.hit(findings, "exec.script", " ".join(cmd.argv))
                 return True
             return False
+        if family in _TCL:
+            for text in escapes.tcl_commands(code):
+                self.script(text, findings, depth + 1)
         if invocation.with_payload(family, cmd, code) is None:
             proven = Findings()
             self.code(code, proven, depth)
@@ -926,11 +1035,6 @@ class Analyser:
         return True
 
 
-_ESCAPES = {
-    "gdb": re.compile(r"\s{0,8}(?:shell|!)\s{0,8}(.{1,4000})", re.S),
-    "vim": re.compile(r"\s{0,8}:?\s{0,8}[\d.,$%']{0,20}\s{0,8}(?:r(?:ead)?|w(?:rite)?|sil(?:ent)?!?)?\s{0,8}!\s{0,8}(.{1,4000})", re.S),
-}
-_ESCAPES["vi"] = _ESCAPES["nvim"] = _ESCAPES["vim"]
 _SED_EXEC = re.compile(
     r"(?:^|[;\n{}])\s{0,8}(?:\d{1,9}|\$|/[^/\n]{0,200}/)?(?:\s{0,4},\s{0,4}(?:\d{1,9}|\$|/[^/\n]{0,200}/))?\s{0,4}!?\s{0,4}"
     r"e(?:\s{1,8}([^;\n}]{0,4000}))?(?=$|[;\n}])"

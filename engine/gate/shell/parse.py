@@ -45,6 +45,7 @@ _PARSER = Parser(_LANGUAGE)
 _LEAVES = frozenset({"word", "raw_string", "number", "ansi_c_string", "simple_expansion", "special_variable_name",
                      "variable_name", "comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_COMPOUND_STAGES = frozenset({"subshell", "compound_statement", "redirected_statement"})
 _ARGUMENT_SKIP = {"command_name", "variable_assignment", "file_redirect", "heredoc_redirect",
                   "herestring_redirect", "comment"}
 
@@ -80,6 +81,8 @@ class SimpleCommand:
     among its words to the text it would hold, and `decoded` lists payloads its words decoded
     (`$(echo … | base64 -d)`). `sampled` says a word took a representative value of the environment
     (`${PWD%%/*}`): good for telling what the command could do, never for proving it read-only.
+    `printed` is, for the first command of a compound pipeline stage (`(crontab -l; echo …) | …`),
+    what that stage prints at least: the output of its commands that only print literals.
     """
 
     argv: list[str]
@@ -97,6 +100,7 @@ class SimpleCommand:
     files: dict[str, str] | None = None
     decoded: list[str] | None = None
     sampled: bool = False
+    printed: str | None = None
 
 
 @dataclass(slots=True)
@@ -355,8 +359,25 @@ class _Walker:
             if stage is not None:
                 stage.upstream = upstream[-MAX_UPSTREAM:]
                 upstream.append(stage)
+                if child.type in _COMPOUND_STAGES:
+                    stage.printed = self.printed(child)
         for stage in upstream[:-1]:
             stage.feeds = True
+
+    def printed(self, node: Node) -> str | None:
+        """What a compound stage (`( … )`, `{ …; }`) prints at least: the output of its commands that only
+        print literals, the others left out. Good for telling what a reader of it could run, never for
+        proving anything (the output of what is left out is not known)."""
+        body = node.child_by_field_name("body") if node.type == "redirected_statement" else node
+        if body is None or body.type not in _COMPOUND_STAGES:
+            return None
+        texts = []
+        for statement in body.named_children[:MAX_ITEMS]:
+            stage = self.literal_stage(statement)
+            text = simulate([stage]) if stage is not None else None
+            if text:
+                texts.append(text)
+        return "\n".join(texts) if texts else None
 
     def redirected(self, node: Node, depth: int, nested: bool) -> None:
         body = node.child_by_field_name("body")
@@ -464,7 +485,7 @@ class _Walker:
         builtins that bind names, calls of names the script defined, literal text written to files."""
         argv = cmd.argv
         if self.written:
-            for word in argv:
+            for word in [*argv, *cmd.env.values()] if cmd.env else argv:
                 if "/" in word and posixpath.normpath(word) in self.written or word in self.written:
                     if cmd.files is None:
                         cmd.files = {}

@@ -150,11 +150,8 @@ def unwrap(argv: list[str]) -> Unwrapped:
             rest = ["--", "bash", *rest[rest.index("--") + 1 :]] if "--" in rest else []
         elif name == "runuser" and not any(a in ("-u", "--user") or a.startswith(("-u", "--user=")) for a in rest):
             break
-        if name == "env" and rest and (rest[0].startswith("-S") or rest[0].startswith("--split-string")):
-            first = rest[0]
-            attached = first[2:] if first.startswith("-S") else first.partition("=")[2]
-            text, tail = (attached, rest[1:]) if attached else ((rest[1] if len(rest) > 1 else ""), rest[2:])
-            rest = text.split() + tail
+        if name == "env":
+            rest = _split_string(rest)
         if name == "timeout":
             rest = skip_options(rest, spec.values)
             if rest and _DURATION.fullmatch(rest[0]):
@@ -174,6 +171,25 @@ def unwrap(argv: list[str]) -> Unwrapped:
         out.argv = rest
     out.name = basename(out.argv[0]) if out.argv else ""
     return out
+
+
+def _split_string(rest: list[str]) -> list[str]:
+    """`env [-i] -S 'CMD ARGS'` (also `-iS`, `-SCMD`, `--split-string=…`): the string is split into words
+    that replace it, after env's other options."""
+    for i, arg in enumerate(rest):
+        if not arg.startswith("-") or arg == "--":
+            return rest
+        if arg.startswith("--"):
+            if not arg.startswith("--split-string"):
+                continue
+            attached = arg.partition("=")[2]
+        elif "S" in arg[1:]:
+            attached = arg[arg.index("S") + 1 :]
+        else:
+            continue
+        text, tail = (attached, rest[i + 1 :]) if attached else ((rest[i + 1] if i + 1 < len(rest) else ""), rest[i + 2 :])
+        return rest[:i] + text.split() + tail
+    return rest
 
 
 def skip_options(rest: list[str], values: frozenset[str]) -> list[str]:

@@ -1,0 +1,209 @@
+"""Options, settings and tool scripts whose value is a command line another program runs (issue 12).
+
+A pager, editor, ssh proxy, remote shell, tar checkpoint, makefile recipe, crontab line, Tcl
+`exec`, database client `\\!`, debugger `shell` or editor `:!` is shell text: it is read by the
+same analyser, so what it does (deleting a root, wiping a disk) decides the level, and the escape
+itself stays dangerous unless its command is proven read-only. These strings are data: they are
+only ever classified, never run.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.gate.verdict import Level
+
+GIT = [
+    "git -c core.pager='rm -rf /' log",
+    "git -c core.pager='sh -c \"rm -rf ~\"' log -1",
+    "git -c core.fsmonitor='rm -rf ~' status",
+    "git -c core.sshCommand='rm -rf /' fetch origin",
+    "git -c core.editor='rm -rf /' commit",
+    "git -c diff.external='rm -rf /' diff",
+    "git -c alias.x='!rm -rf /' x",
+    "git -c alias.st='!f(){ rm -rf \"$1\"; }; f /' st",
+    "git -c filter.a.clean='rm -rf /' add .",
+    "git -c filter.lfs.smudge='dd if=/dev/zero of=/dev/sda' checkout .",
+    "git -c credential.helper='!rm -rf /' fetch",
+    "git -c sequence.editor='rm -rf ~' rebase -i HEAD~2",
+    "git -c Core.Pager='rm -rf /' log",
+    "P='rm -rf /' git --config-env=core.pager=P log",
+    "GIT_PAGER='rm -rf /' git log",
+    "GIT_SSH_COMMAND='rm -rf /' git fetch",
+    "GIT_EXTERNAL_DIFF='rm -rf /' git diff",
+    "GIT_EDITOR='rm -rf ~' git commit",
+    "env GIT_PAGER='rm -rf /' git log",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf /' git log",
+    "git config --global core.pager 'rm -rf /'",
+    "git config alias.cleanup '!rm -rf ~'",
+]
+
+VARIABLES = [
+    "EDITOR='rm -rf /' crontab -e",
+    "VISUAL='rm -rf /' git commit",
+    "PAGER='rm -rf /' man ls",
+    "MANPAGER='rm -rf ~' man bash",
+    "LESSOPEN='|rm -rf / %s' less notes.txt",
+    "LESSOPEN='rm -rf ~ %s' less notes.txt",
+    "LESSCLOSE='rm -rf / %s %s' less notes.txt",
+    "BROWSER='rm -rf /' xdg-open https://x.example",
+    "PROMPT_COMMAND='rm -rf /' bash -i",
+    "export PAGER='rm -rf /'; man ls",
+    "export EDITOR='dd if=/dev/zero of=/dev/sda'",
+    "SYSTEMD_PAGER='rm -rf /' systemctl status",
+    "PS1='$(rm -rf /)' bash -i",
+    "BASH_ENV=<(echo 'rm -rf /') bash -c ls",
+    "ENV=<(echo 'rm -rf ~') sh -i",
+    "echo 'rm -rf /' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true",
+    "RSYNC_RSH='rm -rf /' rsync -a src host:dst",
+]
+
+OPTIONS = [
+    "ssh -o ProxyCommand='rm -rf /' host",
+    "ssh -oProxyCommand='rm -rf ~' host",
+    "ssh -o 'ProxyCommand rm -rf /' host",
+    "ssh -o LocalCommand='rm -rf /' -o PermitLocalCommand=yes host",
+    "scp -o ProxyCommand='rm -rf /' f host:",
+    "sftp -o proxycommand='rm -rf /' host",
+    "rsync -e 'rm -rf /' src host:dst",
+    "rsync --rsh='rm -rf ~' -a src host:dst",
+    "rsync -av -e \"sh -c 'rm -rf /'\" src host:",
+    "tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf /'",
+    "tar -xf a.tar --to-command='rm -rf /'",
+    "tar --use-compress-program='rm -rf /' -cf x.tar .",
+    "tar -I 'rm -rf ~' -cf x.tar .",
+    "tar -cf x.tar -I'rm -rf /' .",
+    "zip x.zip notes.txt -T -TT 'rm -rf /'",
+    "zip x.zip notes.txt -T --unzip-command 'rm -rf ~'",
+    "find / -maxdepth 0 -ok rm -rf {} \\;",
+    "find ~ -maxdepth 0 -okdir rm -rf {} +",
+    "man -P 'rm -rf /' ls",
+    "man --pager='rm -rf ~' ls",
+    "apt-get update -o APT::Update::Pre-Invoke::='rm -rf /'",
+    "dpkg --pre-invoke='rm -rf /' -i x.deb",
+    "sort --compress-program='rm -rf /' big.txt",
+]
+
+SCRIPTS = [
+    "make -f - <<< $'all:\\n\\trm -rf /'",
+    "make -f - all <<'EOF'\nall:\n\trm -rf ~\nEOF",
+    "echo -e 'x:\\n\\trm -rf /' | make -f -",
+    "make --eval='x:; rm -rf /' x",
+    "make --eval='$(shell rm -rf /)'",
+    "make -E 'all: ; @rm -rf /'",
+    "make -f <(printf 'all:\\n\\t-rm -rf /\\n')",
+    "make -f /dev/stdin <<< $'T = /\\nall:\\n\\trm -rf $(T)'",
+    "echo '* * * * * rm -rf /' | crontab -",
+    "crontab - <<< '@reboot rm -rf ~'",
+    "(crontab -l; echo '0 * * * * rm -rf /') | crontab -",
+    "{ crontab -l 2>/dev/null; echo '*/5 * * * * dd if=/dev/zero of=/dev/sda'; } | crontab -",
+    "printf 'MAILTO=x\\n@hourly rm -rf /\\n' | crontab",
+    "crontab <(echo '1 2 * * * rm -rf /')",
+    "echo 'rm -rf /' | at now + 1 minute",
+    "(echo 'rm -rf ~') | batch",
+    "at -f <(echo 'rm -rf /') now",
+    "expect -c 'spawn rm -rf /'",
+    "expect -c 'spawn sh -c \"rm -rf /\"; expect eof'",
+    "expect -c 'exec rm -rf ~'",
+    "expect <<< 'spawn rm -rf /; interact'",
+    "tclsh <<< 'exec rm -rf /'",
+    "echo 'exec rm -rf /' | tclsh",
+    "echo 'puts [exec rm -rf ~]' | tclsh",
+    "wish <<< 'exec sh -c {rm -rf /}'",
+    "psql -c '\\! rm -rf /'",
+    "psql -d app -c '\\! rm -rf ~'",
+    "psql <<< '\\! rm -rf /'",
+    "echo '\\! rm -rf /' | psql postgres",
+    "psql -c \"\\copy t from program 'rm -rf /'\"",
+    "mysql -e 'system rm -rf /'",
+    "mysql -e '\\! rm -rf ~'",
+    "mysql -u root <<< 'system rm -rf /'",
+    "mariadb -e 'system rm -rf /'",
+    "sqlite3 x.db '.shell rm -rf /'",
+    "sqlite3 :memory: '.system rm -rf ~'",
+    "sqlite3 -cmd '.shell rm -rf /' x.db .quit",
+    "echo '.shell rm -rf /' | sqlite3",
+    "gdb -batch -ex '!rm -rf /'",
+    "gdb -batch -ex 'shell rm -rf ~'",
+    "gdb --batch --eval-command='shell rm -rf /'",
+    "gdb -q -ex 'call system(\"rm -rf /\")' -p 1",
+    "gdb -batch -ex 'python import os; os.system(\"rm -rf /\")'",
+    "gdb -q <<< 'shell rm -rf /'",
+    "vim -c ':!rm -rf /'",
+    "vim -c '!rm -rf ~' -c ':q!'",
+    "vim +'!rm -rf /' +q",
+    "vim -es -c 'silent !rm -rf /' -c q",
+    "nvim --headless -c 'call system(\"rm -rf /\")' -c q",
+    "vim -c 'call system(\"rm -rf ~\")' -c q",
+    "vim -e -s <<< '!rm -rf /'",
+    "ex -c '!rm -rf /' -c q notes.txt",
+    "less '+!rm -rf /' notes.txt",
+    "echo / | xargs rm -rf",
+    "echo -rf / | xargs rm",
+    "xargs rm -rf <<< /",
+    "echo / | xargs -r -n1 rm -rf",
+    "xargs sh -c 'rm -rf \"$@\"' _ <<< /",
+    "printf '/\\0' | xargs -0 -I% rm -rf %",
+    "env -S 'rm -rf /'",
+    "env -S\"rm -rf /\"",
+    "env --split-string='rm -rf ~'",
+    "env -i -S 'rm -rf /'",
+    "/usr/bin/env -S 'sudo rm -rf /'",
+]
+
+CATASTROPHIC = GIT + VARIABLES + OPTIONS + SCRIPTS
+
+DANGEROUS = [
+    "git -c core.pager='delta' log",
+    "git -c alias.x='!echo hi' x",
+    "git -c core.sshCommand='ssh -i key' fetch",
+    "GIT_PAGER='my-pager' git log",
+    "EDITOR='./edit.sh' git commit",
+    "PAGER='rm notes.txt' man ls",
+    "ssh -o ProxyCommand='nc -x proxy:1080 %h %p' host",
+    "tar -cf x.tar . --checkpoint=1 --checkpoint-action=exec='echo hi'",
+    "make -f - <<< $'all:\\n\\techo hi'",
+    "echo '* * * * * /usr/bin/backup' | crontab -",
+    "psql -c '\\! ls'",
+    "mysql -e 'system ls'",
+    "sqlite3 x.db '.shell ls'",
+    "gdb -batch -ex 'shell ls'",
+    "vim -c ':!ls'",
+    "expect -c 'spawn ssh host'",
+    "man -P 'rm x' ls",
+    "BASH_ENV=<(echo 'rm x') bash -c ls",
+    "rsync -e 'ssh -p 2222' src host:dst",
+]
+
+SAFE = [
+    "PAGER=cat man ls",
+    "git -c color.ui=never log -1",
+    "man ls",
+    "tar -tf x.tar",
+    "crontab -l",
+    "at -l",
+    "sqlite3 x.db .tables",
+    "psql -c 'select 1'",
+    "less +G notes.txt",
+    "echo 'git -c core.pager=\"rm -rf /\" log'",
+    "echo 'exec rm -rf /'",
+    "grep ProxyCommand notes.txt",
+]
+
+
+@pytest.mark.parametrize("command", CATASTROPHIC)
+def test_command_line_in_a_setting_carries_its_level(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.CATASTROPHIC, f"{command!r}: {verdict.level.label} {verdict.rules}"
+
+
+@pytest.mark.parametrize("command", DANGEROUS)
+def test_escape_to_an_ordinary_command_is_dangerous(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.DANGEROUS, f"{command!r}: {verdict.level.label} {verdict.rules}"
+
+
+@pytest.mark.parametrize("command", SAFE)
+def test_read_only_pager_settings_stay_safe(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.SAFE, f"{command!r}: {verdict.level.label} {verdict.rules}"
