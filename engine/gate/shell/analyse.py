@@ -24,7 +24,7 @@ from engine.gate.packs import Bank
 from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
 from engine.gate.shell import escapes, reads, windows
-from engine.gate.shell.decode import listing, simulate
+from engine.gate.shell.decode import SED_SUBSTITUTE, listed_paths, sed_substitute, simulate
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
 from engine.gate.shell.view import Command, basename
@@ -473,11 +473,11 @@ class Analyser:
                     self.script(match.group(1).strip(), findings, depth + 1)
                 elif text is not None:
                     self.script(text, findings, depth + 1)
-            for match in _SED_SUBSTITUTE.finditer(script):
+            for match in SED_SUBSTITUTE.finditer(script):
                 if "e" not in match.group(4):
                     continue
                 self.hit(findings, "injection.sed-exec", script)
-                result = _sed_substitute(match, text, extended) if text is not None else None
+                result = sed_substitute(match, text, extended) if text is not None else None
                 if result is not None:
                     self.script(result, findings, depth + 1)
 
@@ -555,7 +555,7 @@ class Analyser:
         if program is None:
             return
         text = cmd.stdin if cmd.stdin is not None else simulate(stages) if stages else None
-        lines = text.split("\n") if text is not None else (listing(stages[-1][0]) if stages else None)
+        lines = text.split("\n") if text is not None else (listed_paths(stages) if stages else None)
         found = payload.awk(program, variables, [line for line in lines if line.strip()] if lines else None)
         for command in dict.fromkeys(found.shell[:8]):
             self.script(command, findings, depth + 1)
@@ -987,7 +987,7 @@ class Analyser:
         if text is not None and delimiter:
             tokens = [item for item in text.split(delimiter) if item.strip()][:16]
         else:
-            tokens = _items(text, bool(replace)) if text is not None else (listing(stages[-1][0]) or []) if stages else []
+            tokens = _items(text, bool(replace)) if text is not None else (listed_paths(stages) or []) if stages else []
         if tokens and replace:
             for token in tokens[:4]:
                 self.simple(SimpleCommand([a.replace(replace, token) for a in inner]), findings, depth, via="xargs")
@@ -1022,7 +1022,7 @@ class Analyser:
         template, values = rest[:sep], [a for a in rest[sep + 1 :] if a not in (":::", "::::", ":::+")]
         if sep == len(rest):
             text = simulate(stages) if stages else cmd.stdin
-            values = _items(text, True) if text is not None else (listing(stages[-1][0]) or []) if stages else []
+            values = _items(text, True) if text is not None else (listed_paths(stages) or []) if stages else []
         if not template:
             for value in values[:8]:
                 self.script(value, findings, depth + 1)
@@ -1039,8 +1039,6 @@ _SED_EXEC = re.compile(
     r"(?:^|[;\n{}])\s{0,8}(?:\d{1,9}|\$|/[^/\n]{0,200}/)?(?:\s{0,4},\s{0,4}(?:\d{1,9}|\$|/[^/\n]{0,200}/))?\s{0,4}!?\s{0,4}"
     r"e(?:\s{1,8}([^;\n}]{0,4000}))?(?=$|[;\n}])"
 )
-_SED_SUBSTITUTE = re.compile(r"(?:^|[;\n{}\s])s([^\w\s\\])((?:(?!\1)[^\\\n]|\\.){0,400})\1((?:(?!\1)[^\\\n]|\\.){0,400})\1([gpIiMme0-9]{0,8})")
-_SED_BACKTRACKS = re.compile(r"\\[1-9]|\\?\)\s{0,2}[*+?{]")  # a backreference or a repeated group: not simulated
 _DOCKER_VALUES = frozenset(
     "-v --volume --mount -e --env --env-file -w --workdir -u --user --name --network --net -p --publish -h --hostname"
     " --entrypoint -l --label --cpus -m --memory --pid --ipc --uts --cap-add --cap-drop --device --security-opt"
@@ -1058,23 +1056,6 @@ def _on_host(word: str, mounts: list[tuple[str, str]]) -> str:
         pattern = re.compile(r"(?<![\w.-])" + re.escape(target) + r"(?=/|$|\s|['\";])")
         word = pattern.sub(lambda m: source.rstrip("/") if word[m.end() : m.end() + 1] == "/" else source, word)
     return word
-
-
-def _sed_substitute(match: re.Match[str], text: str, extended: bool) -> str | None:
-    """What `s/PATTERN/REPLACEMENT/FLAGS` makes of each input line, or None when it cannot be told."""
-    pattern, replacement, flags = match.group(2), match.group(3), match.group(4)
-    if len(pattern) > 200 or _SED_BACKTRACKS.search(pattern) or sum(map(pattern.count, "*+?{")) > 2:
-        return None
-    if not extended:
-        pattern = re.sub(r"\\([(){}+?|])|([(){}+?|])", lambda m: m.group(1) or "\\" + m.group(2), pattern)
-    replacement = re.sub(r"\\&|&|\\(\d)|\\(.)|\\", lambda m: "&" if m.group(0) == "\\&" else "\\g<0>" if m.group(0) == "&"
-                         else "\\" + m.group(1) if m.group(1) else m.group(2) or "", replacement)
-    try:
-        compiled = re.compile(pattern, re.I if set(flags) & {"I", "i"} else 0)
-        return "\n".join(compiled.sub(replacement, line, count=0 if "g" in flags else 1)
-                         for line in text.split("\n")[:16] if line and len(line) <= 256)
-    except (re.error, IndexError):
-        return None
 
 
 _BRACED_COMMAND = re.compile(r"(?:^|(?<=[;&|\n(]))(\s{0,8})\{([^{}\s;&|]{0,400},[^{}\s;&|]{0,400})\}")

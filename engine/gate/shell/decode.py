@@ -1,19 +1,25 @@
 """Works out the literal text a pipeline prints, so `echo … | base64 -d | sh` can be read.
 
-Only sources with literal arguments (echo, printf, here-strings) and pure decoders (base64,
-base32, basenc, `openssl enc -d -base64`, `xxd -r`, `rev`, `tr` with literal sets) are
-simulated, and so is `awk '{print …}'` over literals and fields; anything else means
-"unknown". `listing` says which paths a lister (`ls`, `find`) prints, as globs, for loops and
-`xargs` fed by one.
+Only sources with literal arguments (echo, printf, here-strings, awk programs that print
+literals) and pure transformations (base64, base32, basenc, `openssl enc -d -base64`, `xxd -r`,
+gzip/xz/bzip2 decompression, `rev`, `tr` with literal sets, sed and `perl -pe` substitutions,
+awk `print`/`printf` of literals and fields) are simulated; anything else means "unknown".
+Decoded bytes that are not UTF-8 are carried as Latin-1 text, so a decompressor further on gets
+them back unchanged. `listing` says which paths a lister (`ls`, `find`) prints, as globs, and
+`listed_paths` follows them through later transformations (`ls / | sed 's|^|/|'`); `everything` names
+a listing of every process, snapshot or account.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import bz2
+import lzma
 import re
+import zlib
 
-from engine.gate.payload import awk_prints
+from engine.gate.payload import awk_prints, awk_value
 from engine.gate.shell.words import ansi_c
 
 MAX_TEXT = 64_000
@@ -36,6 +42,11 @@ _TR_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", 
 _LS_VALUES = frozenset("-I --ignore -w --width -T --tabsize --format --sort --time --time-style --color --hide".split())
 _BASENC = {"--base64": "64", "--base64url": "64url", "--base32": "32", "--base32hex": "32hex", "--base16": "16"}
 _OPENSSL_OK = frozenset({"enc", "base64", "-d", "-base64", "-a", "-A", "-in", "-out"})
+_GZIP = frozenset({"gunzip", "zcat", "gzcat", "unpigz"})
+_XZ = frozenset({"unxz", "xzcat", "unlzma", "lzcat"})
+_BZIP = frozenset({"bunzip2", "bzcat"})
+_DECOMPRESS_FLAGS = frozenset({"-d", "--decompress", "--uncompress", "-dc", "-cd", "-dk", "-df", "-dcf", "-cdf", "-dq"})
+_SED_COMMAND = re.compile(r"[\s;]{0,8}(?:s|y)")
 
 
 def _name(word: str) -> str:
@@ -69,6 +80,8 @@ def source(argv: list[str], stdin: str | None) -> str | None:
         return located
     if stdin is not None and len(stdin) <= MAX_TEXT:
         return transform(argv, stdin)
+    if name in ("awk", "gawk", "mawk", "nawk") and args:
+        return awk(args, None)
     return None
 
 
@@ -145,8 +158,15 @@ def transform(argv: list[str], text: str) -> str | None:
             return "\n".join(line[::-1] for line in text.split("\n"))
         if name == "tr":
             return tr(args, text)
-        if name in ("awk", "gawk", "mawk", "nawk") and len(args) == 1:
-            return awk_prints(args[0], text)
+        if name in ("awk", "gawk", "mawk", "nawk", "busybox") and args:
+            return awk(args[1:] if name == "busybox" and args[0] == "awk" else args, text)
+        if name in ("sed", "gsed"):
+            return sed(args, text)
+        if name == "perl":
+            return perl_filter(args, text)
+        kind = _compression(name, args)
+        if kind is not None:
+            return _decompress(kind, text)
     except (binascii.Error, ValueError):
         return None
     if name in ("cat", "tee") and not [a for a in args if not a.startswith("-")]:
@@ -161,8 +181,53 @@ def _pad(text: str, block: int) -> str:
 def _b64(text: str) -> str:
     compact = "".join(text.split())
     if "-" in compact or "_" in compact:
-        return base64.urlsafe_b64decode(_pad(compact.rstrip("="), 4)).decode("utf-8", "replace")
-    return base64.b64decode(_pad(compact.rstrip("="), 4), validate=False).decode("utf-8", "replace")
+        return _text(base64.urlsafe_b64decode(_pad(compact.rstrip("="), 4)))
+    return _text(base64.b64decode(_pad(compact.rstrip("="), 4), validate=False))
+
+
+def _text(data: bytes) -> str:
+    """Decoded bytes as text: UTF-8 when they are, else Latin-1 (one character per byte, so `_bytes`
+    gives them back to a decompressor unchanged)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _bytes(text: str) -> bytes:
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
+def _decompress(kind: str, text: str) -> str | None:
+    """gzip (or zlib), xz (or lzma) and bzip2 data decompressed, at most `MAX_TEXT` bytes of it."""
+    data = _bytes(text)
+    try:
+        if kind == "gzip":
+            out = zlib.decompressobj(47).decompress(data, MAX_TEXT)
+        elif kind == "xz":
+            out = lzma.LZMADecompressor().decompress(data, MAX_TEXT)
+        else:
+            out = bz2.BZ2Decompressor().decompress(data, MAX_TEXT)
+    except (zlib.error, lzma.LZMAError, OSError, EOFError, ValueError):
+        return None
+    return _text(out)
+
+
+def _compression(name: str, args: list[str]) -> str | None:
+    """The format a decompressing stage reads (`gunzip`, `gzip -d`, `xz -dc`, `bzcat`), or None."""
+    if [a for a in args if not a.startswith("-")]:
+        return None
+    flags = set(args)
+    if name in _GZIP or name in ("gzip", "pigz") and (flags & _DECOMPRESS_FLAGS or any("d" in a[1:] for a in args if a[:2] != "--" and a.startswith("-"))):
+        return "gzip"
+    if name in _XZ or name in ("xz", "lzma") and (flags & _DECOMPRESS_FLAGS or any("d" in a[1:] for a in args if a[:2] != "--" and a.startswith("-"))):
+        return "xz"
+    if name in _BZIP or name == "bzip2" and (flags & _DECOMPRESS_FLAGS or any("d" in a[1:] for a in args if a[:2] != "--" and a.startswith("-"))):
+        return "bzip2"
+    return None
 
 
 def _basenc(flags: set[str], text: str) -> str | None:
@@ -183,7 +248,7 @@ def _xxd(text: str, plain: bool) -> str:
     """`xxd -r -p` reads bare hex; `xxd -r` reads its own dump (offset, hex columns, text column)."""
     if plain or ":" not in text:
         digits = _NOT_HEX.sub("", text)
-        return binascii.unhexlify(digits[: len(digits) // 2 * 2]).decode("utf-8", "replace")
+        return _text(binascii.unhexlify(digits[: len(digits) // 2 * 2]))
     out = []
     for line in text.split("\n"):
         match = _XXD_LINE.match(line)
@@ -347,3 +412,269 @@ def listing(argv: list[str]) -> list[str] | None:
             found.append(base + "/*" if base != "/" else "/*")
         return found
     return None
+
+
+_AWK_STATEMENT = re.compile(r'(?:[^;\n"]|"(?:[^"\\\n]|\\.){0,400}"){1,2000}')
+_AWK_PROGRAM = re.compile(r"\s{0,8}(?:BEGIN\s{0,8}\{([^{}]{0,4000})\})?\s{0,8}(?:\{([^{}]{0,4000})\})?\s{0,8}")
+_AWK_PRINT = re.compile(r"(printf?)\b\s{0,4}\(?(.{0,4000}?)\)?\s{0,4}")
+_AWK_ARGUMENT = re.compile(r'(?:[^,"]|"(?:[^"\\\n]|\\.){0,400}"){1,4000}')
+
+
+def awk(args: list[str], text: str | None) -> str | None:
+    """What an awk program made only of `print` and `printf` statements of literals, fields and `-v`
+    names writes: its `BEGIN` block once, its main block for each line of `text`; None otherwise."""
+    bound: dict[str, str] = {}
+    program = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-v", "--assign") and i + 1 < len(args):
+            key, _, value = args[i + 1].partition("=")
+            bound[key] = value
+            i += 2
+            continue
+        if arg.startswith("-v") and "=" in arg:
+            key, _, value = arg[2:].partition("=")
+            bound[key] = value
+        elif not arg.startswith("-"):
+            program = arg
+            break
+        else:
+            return None
+        i += 1
+    if program is None or args[i + 1 :]:
+        return None
+    if text is not None and "BEGIN" not in program:
+        simple = awk_prints(program, text)
+        if simple is not None:
+            return simple
+    match = _AWK_PROGRAM.fullmatch(program)
+    if match is None or not (match.group(1) or match.group(2)):
+        return None
+    begin, main = match.group(1), match.group(2)
+    out: list[str] = []
+    if begin and _awk_block(begin, bound, None, out) is None:
+        return None
+    if main:
+        if text is None:
+            return None
+        for line in text.split("\n")[:64]:
+            if line and _awk_block(main, bound, line, out) is None:
+                return None
+    return "".join(out)
+
+
+def _awk_block(block: str, bound: dict[str, str], record: str | None, out: list[str]) -> bool | None:
+    """Runs one block of print/printf statements into `out`; None when a statement is something else."""
+    for statement in _AWK_STATEMENT.findall(block):
+        statement = statement.strip()
+        if not statement:
+            continue
+        match = _AWK_PRINT.fullmatch(statement)
+        if match is None:
+            return None
+        values = [awk_value(part.strip(), bound, record) for part in _AWK_ARGUMENT.findall(match.group(2))]
+        if any(value is None for value in values):
+            return None
+        if match.group(1) == "print":
+            out.append(" ".join(values) if values else (record or "") + "\n")
+            if values:
+                out.append("\n")
+        elif values:
+            out.append(printf(values))  # type: ignore[arg-type]
+    return True
+
+
+def sed(args: list[str], text: str) -> str | None:
+    """What a sed script of only `s///` and `y///` commands makes of `text` (with `-n`, only the lines its
+    `p` flags print); None for any other script or option."""
+    scripts: list[str] = []
+    extended = quiet = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-e", "--expression") and i + 1 < len(args):
+            scripts.append(args[i + 1])
+            i += 2
+            continue
+        if arg.startswith("--expression="):
+            scripts.append(arg.partition("=")[2])
+        elif arg in ("-E", "-r", "--regexp-extended"):
+            extended = True
+        elif arg in ("-n", "--quiet", "--silent"):
+            quiet = True
+        elif arg.startswith("-") and len(arg) > 1:
+            return None
+        elif not scripts:
+            scripts.append(arg)
+        else:
+            return None
+        i += 1
+    lines = [line for line in text.split("\n")[:16] if line]
+    printed: list[str] = []
+    for script in scripts[:4]:
+        rest = script
+        for match in SED_SUBSTITUTE.finditer(script):
+            rest = rest.replace(match.group(0).lstrip(";\n{} \t"), "", 1)
+            flags = match.group(4)
+            if set(flags) & {"e", "w", "m", "M"}:
+                return None
+            result = sed_substitute(match, "\n".join(lines), extended)
+            if result is None:
+                return None
+            changed = [new for old, new in zip(lines, result.split("\n")) if new != old]
+            lines = result.split("\n")
+            if "p" in flags:
+                printed.extend(changed)
+        for match in _SED_TRANSLATE.finditer(script):
+            rest = rest.replace(match.group(0).lstrip(";\n{} \t"), "", 1)
+            source, target = _sed_unescape(match.group(2)), _sed_unescape(match.group(3))
+            if len(source) != len(target):
+                return None
+            table = str.maketrans(source, target)
+            lines = [line.translate(table) for line in lines]
+        if rest.strip(" \t;\n"):
+            return None
+    return "\n".join(printed if quiet else lines)
+
+
+_SED_TRANSLATE = re.compile(r"(?:^|[;\n{}\s])y([^\w\s\\])((?:(?!\1)[^\\\n]|\\.){0,400})\1((?:(?!\1)[^\\\n]|\\.){0,400})\1")
+
+
+def _sed_unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text) if "\\" in text else text
+
+
+_PERL_TR = re.compile(r"\s{0,8}(?:tr|y)([^\w\s\\])((?:(?!\1)[^\\\n]|\\.){0,400})\1((?:(?!\1)[^\\\n]|\\.){0,400})\1\s{0,8};?\s{0,8}")
+
+
+def perl_filter(args: list[str], text: str) -> str | None:
+    """`perl -pe 's/…/…/'` and `perl -pe 'tr/…/…/'` over `text` (Perl's regular expressions read as
+    Python's), or None for any other perl command."""
+    script = None
+    printing = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg.startswith("-") and not arg.startswith("--") and set(arg[1:]) <= set("plne") and arg != "-":
+            printing = printing or "p" in arg
+            if arg.endswith("e"):
+                if i + 1 >= len(args) or script is not None:
+                    return None
+                script = args[i + 1]
+                i += 2
+                continue
+            i += 1
+            continue
+        return None
+    if not printing or script is None:
+        return None
+    translate = _PERL_TR.fullmatch(script)
+    if translate is not None:
+        return tr([translate.group(2), translate.group(3)], text)
+    return sed(["-E", script], text)
+
+
+_PS_VALUES = frozenset("-o -O --format -p --pid -q --quick-pid -u -U --user --User -g -G --group --Group -t --tty -C -s --sid --ppid --sort -w".split())
+_PS_SELECTS = frozenset("-p --pid -q --quick-pid -u -U --user --User -g -G --group --Group -t --tty -C -s --sid --ppid".split())
+
+
+def everything(stages: list[tuple[list[str], str | None]]) -> str | None:
+    """The kind of thing a pipeline lists every one of (`processes` for `ps -e -o pid=` or `pgrep -v x`,
+    `snapshots` for `zfs list -t snapshot`, `accounts` for the names in `/etc/passwd`), when what follows
+    the lister only picks columns, reorders or drops a header; None otherwise."""
+    kind = None
+    for argv, _stdin in stages[-8:]:
+        name = _name(argv[0]) if argv else ""
+        found = _lists_everything(name, argv[1:])
+        if found is not None:
+            kind = found
+        elif kind is not None and not _keeps_everything(name, argv[1:]):
+            kind = None
+    return kind
+
+
+def _lists_everything(name: str, args: list[str]) -> str | None:
+    if name == "ps":
+        words = set(args)
+        if words & _PS_SELECTS:
+            return None
+        if words & {"-e", "-A", "ax", "aux", "-ax", "axu", "-aux", "-ef", "-eF", "-ely", "-eo", "-Ao", "-elf", "-efl"} or \
+                any(a.startswith(("-e", "-A")) and a[1:].isalpha() for a in args):
+            return "processes"
+        return None
+    if name == "pgrep":
+        if {"-v", "--inverse"} & set(args):
+            return "processes"
+        patterns = [a for a in args if not a.startswith("-")]
+        return "processes" if patterns and patterns[-1] in (".", ".*", "^", "") else None
+    if name == "zfs" and args[:1] == ["list"]:
+        types = [args[i + 1] for i in range(len(args) - 1) if args[i] == "-t"] + [a[2:] for a in args if a.startswith("-t") and len(a) > 2]
+        return "snapshots" if any(t in ("snapshot", "snap", "all") or "snapshot" in t.split(",") for t in types) else None
+    if name == "zfs" and args[:1] == ["list-snapshots"]:
+        return "snapshots"
+    if name == "tmutil" and args[:1] == ["listbackups"]:
+        return "snapshots"
+    if name == "btrfs" and args[:2] == ["subvolume", "list"]:
+        return "snapshots"
+    if name in ("snapper", "timeshift") and ("list" in args or "--list" in args):
+        return "snapshots"
+    if name == "lvs" or name == "lvdisplay":
+        return "volumes"
+    if name in ("cut", "awk") and "/etc/passwd" in args:
+        return "accounts"
+    if name == "getent" and args[:1] == ["passwd"] or name == "compgen" and "-u" in args:
+        return "accounts"
+    return None
+
+
+def _keeps_everything(name: str, args: list[str]) -> bool:
+    """True for a stage that passes every item of a listing on (a column picked, a header dropped, sorted)."""
+    if name in ("awk", "gawk", "mawk", "cut", "sort", "uniq", "tr", "xargs") or name == "sed" and not [a for a in args if "/p" in a]:
+        return True
+    if name == "grep":
+        return bool({"-v", "--invert-match"} & set(args)) or any(a.startswith("-") and "v" in a[1:] and a[:2] != "--" for a in args)
+    if name == "tail":
+        return any(a.startswith("+") or a.startswith("-n+") for a in args) or "+2" in args
+    return False
+
+
+def listed_paths(stages: list[tuple[list[str], str | None]]) -> list[str] | None:
+    """The paths a pipeline lists, as globs: a lister's (`ls /`, `find / -maxdepth 1`), passed through
+    the transformations after it that can be simulated (`sed 's|^|/|'`, `awk '{print "/" $0}'`) and
+    filters (`grep`, `sort`, `head`), which at most drop some; None when the pipeline is no listing."""
+    for index in range(len(stages) - 1, max(-1, len(stages) - 9), -1):
+        globs = listing(stages[index][0])
+        if globs is None:
+            continue
+        text: str | None = "\n".join(globs)
+        for argv, _stdin in stages[index + 1 :]:
+            name = _name(argv[0]) if argv else ""
+            if name in ("grep", "egrep", "fgrep", "sort", "uniq", "head", "tail", "cat"):
+                continue
+            text = transform(argv, text) if text is not None else None
+            if text is None:
+                return None
+        return [line for line in text.split("\n") if line][:16] if text else None
+    return None
+
+
+SED_SUBSTITUTE = re.compile(r"(?:^|[;\n{}\s])s([^\w\s\\])((?:(?!\1)[^\\\n]|\\.){0,400})\1((?:(?!\1)[^\\\n]|\\.){0,400})\1([gpIiMme0-9]{0,8})")
+_SED_BACKTRACKS = re.compile(r"\\[1-9]|\\?\)\s{0,2}[*+?{]")  # a backreference or a repeated group: not simulated
+
+
+def sed_substitute(match: re.Match[str], text: str, extended: bool) -> str | None:
+    """What `s/PATTERN/REPLACEMENT/FLAGS` makes of each input line, or None when it cannot be told."""
+    pattern, replacement, flags = match.group(2), match.group(3), match.group(4)
+    if len(pattern) > 200 or _SED_BACKTRACKS.search(pattern) or sum(map(pattern.count, "*+?{")) > 2:
+        return None
+    if not extended:
+        pattern = re.sub(r"\\([(){}+?|])|([(){}+?|])", lambda m: m.group(1) or "\\" + m.group(2), pattern)
+    replacement = re.sub(r"\\&|&|\\(\d)|\\(.)|\\", lambda m: "&" if m.group(0) == "\\&" else "\\g<0>" if m.group(0) == "&"
+                         else "\\" + m.group(1) if m.group(1) else m.group(2) or "", replacement)
+    try:
+        compiled = re.compile(pattern, re.I if set(flags) & {"I", "i"} else 0)
+        return "\n".join(compiled.sub(replacement, line, count=0 if "g" in flags else 1)
+                         for line in text.split("\n")[:16] if line and len(line) <= 256)
+    except (re.error, IndexError):
+        return None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
-from engine.gate.shell.decode import decodes, listing, printf, simulate, source
+from engine.gate.shell.decode import decodes, listed_paths, printf, simulate, source
 from engine.gate.shell.words import DEFAULT_IFS, SPLIT, WordDecoder, alternatives
 
 MAX_NODES = 20_000
@@ -270,7 +270,7 @@ class _Walker:
         text = simulate(stages)
         if text is not None:
             return None
-        return listing(stages[-1][0])
+        return listed_paths(stages)
 
     def resolve(self, node: Node) -> str | None:
         """The output of a substitution whose commands only print literals (and decode them), or None.
@@ -635,7 +635,7 @@ class _Walker:
         if text is None and self.feeding is not None:
             text = simulate(self.feeding)
             if text is None:
-                globs = listing(self.feeding[-1][0])
+                globs = listed_paths(self.feeding)
         if text is None:
             for key in names + ([array] if array else []):
                 if globs is not None and key == names[0]:
