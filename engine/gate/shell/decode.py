@@ -158,8 +158,8 @@ def transform(argv: list[str], text: str) -> str | None:
             return "\n".join(line[::-1] for line in text.split("\n"))
         if name == "tr":
             return tr(args, text)
-        if name in ("awk", "gawk", "mawk", "nawk", "busybox") and args:
-            return awk(args[1:] if name == "busybox" and args[0] == "awk" else args, text)
+        if name in ("awk", "gawk", "mawk", "nawk") and args:
+            return awk(args, text)
         if name in ("sed", "gsed"):
             return sed(args, text)
         if name == "perl":

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
-from engine.gate.shell.decode import decodes, listed_paths, printf, simulate, source
+from engine.gate.shell.decode import decodes, everything, listed_paths, printf, simulate, source
 from engine.gate.shell.words import DEFAULT_IFS, SPLIT, WordDecoder, alternatives
 
 MAX_NODES = 20_000
@@ -82,7 +82,8 @@ class SimpleCommand:
     (`$(echo … | base64 -d)`). `sampled` says a word took a representative value of the environment
     (`${PWD%%/*}`): good for telling what the command could do, never for proving it read-only.
     `printed` is, for the first command of a compound pipeline stage (`(crontab -l; echo …) | …`),
-    what that stage prints at least: the output of its commands that only print literals.
+    what that stage prints at least: the output of its commands that only print literals. `every`
+    names what a word of it lists every one of (`kill $(ps -eo pid=)`: processes).
     """
 
     argv: list[str]
@@ -101,6 +102,7 @@ class SimpleCommand:
     decoded: list[str] | None = None
     sampled: bool = False
     printed: str | None = None
+    every: str | None = None
 
 
 @dataclass(slots=True)
@@ -133,6 +135,7 @@ class _Walker:
         self.variables: dict[str, str] = {}
         self.decoder = WordDecoder(self.variables, source)
         self.decoder.resolve = self.resolve
+        self.decoder.lists = self.kind
         self.defined: dict[str, tuple[str, Node | str]] = _NOTHING
         self.written: dict[str, str] = _NOTHING
         self.resolved: dict[int, tuple[str | None, bool]] = _NOTHING
@@ -247,6 +250,10 @@ class _Walker:
         decoder.dynamic = False
         for value in values[:MAX_ITEMS]:
             listed = self.listed(value) if value.type == "command_substitution" else None
+            if listed is None and value.type == "command_substitution" and name:
+                every = self.kind(value)
+                if every is not None:
+                    decoder.kinds[name] = every
             items.extend(listed if listed is not None else decoder.fields(value))
         if not values:
             items = list(decoder.positional) if decoder.positional is not None else None
@@ -271,6 +278,15 @@ class _Walker:
         if text is not None:
             return None
         return listed_paths(stages)
+
+    def kind(self, node: Node) -> str | None:
+        """What a substitution lists every one of (`$(ps -eo pid=)`: processes), or None."""
+        if self.resolving >= MAX_RESOLVE:
+            return None
+        self.resolving += 1
+        stages = self.stages(node)
+        self.resolving -= 1
+        return everything(stages) if stages else None
 
     def resolve(self, node: Node) -> str | None:
         """The output of a substitution whose commands only print literals (and decode them), or None.
@@ -397,9 +413,11 @@ class _Walker:
         self.attach(holder, redirects, depth, nested)
         self.script.commands.append(holder)
 
-    def assign(self, node: Node, depth: int, nested: bool, bare: bool = False) -> None:
+    def assign(self, node: Node, depth: int, nested: bool, bare: bool = False, reference: bool = False) -> None:
         """Remembers the value for later words; a `bare` assignment is also a command of its own,
-        as `PATH=tools` changes what every later command name finds."""
+        as `PATH=tools` changes what every later command name finds. A `reference` (`declare -n`)
+        makes the name stand for the variable its value names; assigning to a reference assigns to
+        that variable."""
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name is not None and name.text:
@@ -409,6 +427,13 @@ class _Walker:
             else:
                 text = " ".join(self.decoder.fields(value)) if value is not None else ""
             key = self.decoder.raw(name)
+            if reference:
+                self.decoder.refer(key, text)
+                self.decoder.sampled = sampled or self.decoder.sampled
+                if value is not None:
+                    self.visit(value, depth + 1, nested)
+                return
+            key = self.decoder.referred(key)
             if any(child.type == "+=" for child in node.children):
                 text = self.variables.get(key, "") + text
             self.variables[key] = text
@@ -421,11 +446,15 @@ class _Walker:
             self.visit(value, depth + 1, nested)
 
     def declaration(self, node: Node, depth: int, nested: bool) -> None:
+        """`declare`, `local`, `export`, …: assignments are remembered; with `-n` each name becomes a
+        reference to the variable its value names (`declare -n ref=cmd; $ref` reads `$cmd`)."""
         argv = []
+        reference = False
         for child in node.children:
             if child.type == "variable_assignment":
-                self.assign(child, depth + 1, nested)
+                self.assign(child, depth + 1, nested, reference=reference)
             argv.append(self.decoder.raw(child))
+            reference = reference or child.type == "word" and argv[-1].startswith("-") and "n" in argv[-1][1:]
         self.script.commands.append(SimpleCommand(argv, nested=nested))
 
     def command(self, node: Node, redirects: list[Node], depth: int, nested: bool) -> None:
@@ -434,6 +463,7 @@ class _Walker:
         files = len(decoder.files)
         decoded = len(self.decoded)
         sampled, decoder.sampled = decoder.sampled, False
+        every, decoder.every = decoder.every, None
         cmd = SimpleCommand([], nested=nested)
         self.script.commands.append(cmd)
         own = len(self.script.commands)
@@ -475,6 +505,9 @@ class _Walker:
         if decoder.sampled:
             cmd.sampled = True
         decoder.sampled = sampled or decoder.sampled
+        if decoder.every is not None:
+            cmd.every = decoder.every
+        decoder.every = every or decoder.every
         if argv and (argv[0] in _SPECIAL or self.defined or self.written):
             self.effects(cmd, depth, nested)
         if len(self.script.commands) > own:
@@ -636,6 +669,9 @@ class _Walker:
             text = simulate(self.feeding)
             if text is None:
                 globs = listed_paths(self.feeding)
+                every = everything(self.feeding) if globs is None and names else None
+                if every is not None:
+                    self.decoder.kinds[names[0]] = every
         if text is None:
             for key in names + ([array] if array else []):
                 if globs is not None and key == names[0]:

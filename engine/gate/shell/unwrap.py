@@ -54,6 +54,7 @@ LAUNCHERS: dict[str, Launcher] = {
     "exec": _l("-a"),
     "builtin": _l(),
     "busybox": _l(),
+    "toybox": _l(),
     "setsid": _l(),
     "taskset": _l(positionals=1),
     "chrt": _l(positionals=1),

@@ -127,6 +127,8 @@ class WordDecoder:
     that it took any expansion or substitution at all. `positional` holds `$1…` once the
     script set them (`set --`, a function call). `resolve` works out the output of a
     substitution when it is a literal; `files` keeps the content of each `<(…)` so resolved.
+    `every` names the kind of thing (processes, snapshots, …) a word took a listing of every one of,
+    through a substitution (`lists` tells) or a variable bound to one (`kinds`).
     """
 
     def __init__(self, variables: dict[str, str], source: str | None = None) -> None:
@@ -140,6 +142,26 @@ class WordDecoder:
         self.files: list[tuple[str, str]] = []
         self.sampled = False
         self.tainted: frozenset[str] | set[str] = frozenset()
+        self.references: dict[str, str] = {}
+        self.every: str | None = None
+        self.kinds: dict[str, str] = {}
+        self.lists: Callable[[Node], str | None] | None = None
+
+    def refer(self, name: str, target: str) -> None:
+        """`declare -n name=target`: `$name` reads, and assigning `name` writes, the variable `target`."""
+        if _NAME.fullmatch(target) and target != name:
+            self.references[name] = target
+        else:
+            self.references.pop(name, None)
+
+    def referred(self, name: str) -> str:
+        """The variable `name` stands for once references are followed (at most eight)."""
+        for _ in range(8):
+            target = self.references.get(name) if self.references else None
+            if target is None:
+                return name
+            name = target
+        return name
 
     def taint(self, name: str) -> None:
         """`name` now holds a value built from a sample of the environment: its readers are sampled too."""
@@ -202,6 +224,8 @@ class WordDecoder:
             found = self.resolve(node) if self.resolve is not None else None
             if found is None:
                 self.dynamic = True
+                if self.lists is not None:
+                    self.every = self.lists(node) or self.every
                 return raw
             found = found.rstrip("\n")
             return found if quoted else self.split(found)
@@ -256,6 +280,11 @@ class WordDecoder:
             name = target
         if operator[:2] == ":?" or operator[:1] == "?":
             operator = ""
+        if self.references and name in self.references:
+            self.indirect = True
+            name = self.referred(name)
+        if self.kinds and name in self.kinds:
+            self.every = self.kinds[name]
         value = self._value(name, subscript, operator == "" and not quoted)
         if name in SAMPLES and name not in self.variables and (
                 operator and not operator.startswith(_DEFAULTS) or not operator and name in _SAMPLED_PLAIN):
