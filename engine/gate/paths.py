@@ -17,6 +17,9 @@ from engine.gate.memo import per_word
 
 _HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|~[A-Za-z0-9_.-]*|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+# A Windows profile (`C:\\Users\\bob`, lower-cased by then) is a home like any other: its keys fold to `~` too.
+_WINDOWS_PROFILE = re.compile(r"^[a-z]:/(?:users|documents and settings)/(?!(?:public|default|default user|all users)(?:/|$))"
+                              r"[^/]+(?=/|$)|^[a-z]:/windows/system32/config/systemprofile(?=/|$)")
 
 ROOTS = re.compile(
     r"~(?:/\*|/\.\*)?|/(?:\*|\.\*)?"
@@ -47,12 +50,28 @@ STARTUP = re.compile(
     r"|(?:.*/)?\.git/hooks/.*",
 )
 SECRETS = re.compile(
-    r"(?:.*/)?(?:id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|[^/]*\.(?:pem|key|p12|pfx|kdbx|keystore|jks|ppk)"
+    r"(?:.*/)?(?:id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|[^/]*\.(?:pem|key|p12|pfx|kdbx|kdb|keystore|jks|ppk)"
     r"|\.env(?:\.[\w.-]+)?|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.my\.cnf|credentials(?:\.json)?"
     r"|\.bash_history|\.zsh_history|secrets?\.(?:ya?ml|json|toml)|[^/]*\.tfstate(?:\.backup)?"
+    r"|\.s3cfg|\.boto|rclone\.conf|credentials\.tfrc\.json|\.vault-token"
     r"|\.(?:ssh|gnupg|aws|password-store)(?:/.*)?)"
-    r"|~/\.(?:kube|docker|azure|config/gcloud|config/gh|vault-token)(?:/.*)?|~/Library/(?:Keychains|Messages)(?:/.*)?"
-    r"|(?:.*/)?(?:com\.apple\.TCC/TCC\.db|Cookies|Login Data|cookies\.sqlite|key[34]\.db|logins\.json)"
+    r"|~/\.(?:kube|docker|azure|config/gcloud|config/gh|vault-token|local/share/keyrings|gnome2/keyrings"
+    r"|mozilla/firefox|config/(?:google-chrome(?:-beta|-unstable)?|chromium|microsoft-edge(?:-beta|-dev)?"
+    r"|bravesoftware/brave-browser|vivaldi|opera))(?:/.*)?"
+    r"|(?i:~/library/(?:keychains|messages|application support/(?:google/chrome|microsoft edge|chromium|vivaldi"
+    r"|bravesoftware/brave-browser|com\.operasoftware\.opera|firefox/profiles))(?:/.*)?"
+    r"|/library/keychains(?:/.*)?"
+    r"|~/appdata/(?:local/(?:google/chrome|microsoft/edge|chromium|vivaldi|bravesoftware/brave-browser)/user data"
+    r"|roaming/mozilla/firefox/profiles|roaming/opera software|roaming/gcloud|roaming/filezilla"
+    r"|(?:roaming|local)/microsoft/(?:credentials|protect|vault))(?:/.*)?"
+    r"|[a-z]:/programdata/microsoft/(?:crypto|protect|vault|wlansvc/profiles)(?:/.*)?"
+    r"|(?:.*/)?windows/(?:system32/config(?:/regback)?|repair)/(?:sam|system|security)(?:\.\w{1,8})?"
+    r"|(?:.*/)?windows/system32/microsoft/protect(?:/.*)?"
+    r"|(?:.*/)?(?:ntuser\.dat(?:\.log\d?)?|ntds\.dit|(?:auto)?unattend(?:ed)?\.xml|sysprep\.(?:xml|inf)"
+    r"|consolehost_history\.txt|login data(?: for account)?(?:-journal)?|local state|(?:default|network|profile \d+)/cookies"
+    r"|web data(?:-journal)?|cookies\.sqlite|key[34]\.db|cert[89]\.db|logins(?:-backup)?\.json|signons\.sqlite"
+    r"|[^/]*\.keychain(?:-db)?|[^/]*\.keyring))"
+    r"|(?:.*/)?(?:com\.apple\.TCC/TCC\.db|Cookies)"
     r"|/etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_[^/]*key|ssl/private(?:/.*)?)"
     r"|/proc/[^/]+/(?:task/[^/]+/)?environ|/var/run/secrets(?:/.*)?|/run/secrets(?:/.*)?",
 )
@@ -66,7 +85,20 @@ SECRET_SAMPLES = (
     "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key",
     "/etc/ssh/ssh_host_ed25519_key", "/etc/ssl/private", "/proc/1/environ", "/proc/self/environ",
     "/proc/1/task/1/environ", "/run/secrets", "/var/run/secrets/kubernetes.io/serviceaccount/token",
-    "~/Library/Keychains/login.keychain-db", "~/Library/Messages/chat.db",
+    "~/Library/Keychains/login.keychain-db", "~/Library/Messages/chat.db", "/Library/Keychains/System.keychain",
+    "~/.mozilla/firefox/x.default-release/logins.json", "~/.mozilla/firefox/x.default-release/key4.db",
+    "~/.mozilla/firefox/x.default-release/cookies.sqlite", "~/.config/google-chrome/Default/Login Data",
+    "~/.config/google-chrome/Default/Cookies", "~/.config/google-chrome/Local State",
+    "~/.config/chromium/Default/Login Data", "~/.config/microsoft-edge/Default/Login Data",
+    "~/Library/Application Support/Google/Chrome/Default/Login Data",
+    "~/Library/Application Support/Firefox/Profiles/x.default-release/logins.json",
+    "~/.local/share/keyrings/login.keyring", "~/.config/rclone/rclone.conf", "~/.s3cfg",
+    "~/appdata/local/google/chrome/user data/default/login data", "~/appdata/local/microsoft/edge/user data/default/login data",
+    "~/appdata/roaming/mozilla/firefox/profiles/x.default-release/logins.json", "~/appdata/roaming/microsoft/credentials",
+    "~/appdata/local/microsoft/credentials", "~/appdata/roaming/microsoft/protect", "~/appdata/local/microsoft/vault",
+    "~/appdata/roaming/gcloud/credentials.db", "c:/windows/system32/config/sam",
+    "c:/windows/system32/config/system", "c:/windows/system32/config/security", "c:/windows/ntds/ntds.dit",
+    "c:/windows/panther/unattend.xml",
 )
 # Names that are secret wherever they are (the last component of a path), and directories
 # whose every file is.
@@ -74,7 +106,9 @@ SECRET_NAMES = (
     "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ed25519_sk", "key.pem", "server.key", "cert.p12", "cert.pfx",
     "vault.kdbx", "release.keystore", "release.jks", "putty.ppk", ".env", ".env.local", ".netrc", ".git-credentials",
     ".npmrc", ".pypirc", ".pgpass", ".my.cnf", "credentials", "credentials.json", ".bash_history", ".zsh_history",
-    "secrets.yaml", "secret.json", "secrets.toml", "terraform.tfstate", "terraform.tfstate.backup",
+    "secrets.yaml", "secret.json", "secrets.toml", "terraform.tfstate", "terraform.tfstate.backup", "Login Data",
+    "Cookies", "Local State", "Web Data", "logins.json", "key4.db", "key3.db", "cookies.sqlite", "login.keychain-db",
+    "ntds.dit", "NTUSER.DAT", "unattend.xml", "rclone.conf", ".s3cfg",
 )
 SECRET_DIRS = (".ssh", ".gnupg", ".aws", ".password-store")
 # Environment variables whose values are never secrets: locations, locale, terminal, shell and
@@ -191,7 +225,9 @@ def fold(path: str) -> str:
     if _WINDOWS_DRIVE.match(path):
         path = path.replace("\\", "/").lower()
         head, rest = path[:2], path[2:]
-        return head + (posixpath.normpath(rest) if rest.strip("/") else "/")
+        folded = head + (posixpath.normpath(rest) if rest.strip("/") else "/")
+        profile = _WINDOWS_PROFILE.match(folded)
+        return folded if profile is None else "~" + folded[profile.end():]
     match = _HOME.match(path)
     if match:
         head, rest = match.group(0), path[match.end():]

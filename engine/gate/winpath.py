@@ -44,6 +44,17 @@ _PROFILE_FOLDED = PROFILE.replace("\\", "/").lower()
 _CONTENTS = re.compile(r"/(?:\*|\*\.\*|\.)$")
 _SYSTEM = re.compile(r"[a-z]:/(?:windows|program files|program files \(x86\)|programdata|boot|recovery|efi"
                      r"|system volume information)(?:/.*)?")
+# What Windows needs to start: the boot manager and its folders on any volume (the EFI system partition
+# is often mounted as another letter, and `\\EFI\\…` names it on the current one), the loader, kernel, HAL
+# and the first programs it starts, the boot-start storage and file-system drivers, and the registry hives.
+_BOOT = re.compile(
+    r"(?:[a-z]:)?/(?:bootmgr|bootnxt|boot(?:/.*)?|efi(?:/.*)?)"
+    r"|[a-z]:/windows/(?:boot(?:/.*)?|system32/(?:config(?:/.*)?|boot(?:/.*)?"
+    r"|(?:winload|winresume)\.(?:exe|efi)|(?:ntoskrnl|ntkrnlpa|ntkrnlmp|smss|csrss|wininit|winlogon|lsass|services"
+    r"|userinit|lsaiso)\.exe|(?:hal|ci|kdcom|bootvid|ntdll|kernel32|kernelbase|clfs|pshed)\.dll"
+    r"|drivers/(?:ntfs|refs|disk|volmgr|volmgrx|partmgr|classpnp|acpi|pci|storport|stornvme|storahci|iastor\w{0,8}"
+    r"|cng|ksecdd|ksecpkg|fltmgr|mountmgr|wdf01000|clfs|tm|volsnap|fvevol|msrpc|ndis|tcpip|disk)\.sys))"
+)
 _DEVICE = re.compile(r"(?i)(?:\\\\|//)[.?]/(?:physicaldrive\d+|[a-z]:|harddisk\d+|volume\{[^}]*\})|\\\\[.?]\\(?:physicaldrive\d+|[a-z]:|harddisk\d+|volume\{[^}]*\})")
 
 
@@ -94,6 +105,17 @@ def is_root(path: str) -> bool:
 def is_system(path: str) -> bool:
     """Anything under the Windows directory, Program Files, ProgramData or the boot and recovery folders."""
     return _SYSTEM.fullmatch(fold(path)) is not None
+
+
+@per_word(limit=256)
+def is_boot(path: str) -> bool:
+    """A file or folder Windows cannot start without (`C:\\bootmgr`, `\\EFI\\Microsoft\\Boot`,
+    `System32\\winload.efi`, `ntoskrnl.exe`, `hal.dll`, the hives in `System32\\config`): deleting,
+    moving or overwriting it leaves the machine unbootable."""
+    folded = fold(path)
+    while (trimmed := _CONTENTS.sub("", folded)) != folded:
+        folded = trimmed
+    return _BOOT.fullmatch(folded) is not None
 
 
 def is_device(path: str) -> bool:

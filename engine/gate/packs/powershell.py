@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from engine.gate import winpath
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
-from engine.gate.packs.windows import (SECURITY_PROCESSES, contents_target, registry_delete_catastrophic, registry_key,
-                                       root_target, security_service, security_value, system_key)
+from engine.gate.packs.windows import (_joined, contents_target, registry_delete_catastrophic, registry_key, root_target,
+                                       security_service, security_value, system_key, vital_process)
 from engine.gate.shell.view import Command
 
 _OFF = frozenset({"0", "$false", "false", "no", "off", "disabled", "disable", "neversend", "2"})
@@ -93,7 +93,7 @@ def on(values: list[str] | None) -> bool:
     return bool(values) and values[-1].lower() not in _TRUE_OFF
 
 
-def _values(bound: dict[str, list[str]], *names: str) -> list[str]:
+def bound_values(bound: dict[str, list[str]], *names: str) -> list[str]:
     found: list[str] = []
     for name in names:
         for value in bound.get(name, ()):
@@ -139,7 +139,7 @@ _FEATURE = parameters("name* featurename* online remove norestart includemanagem
 
 def _remove_item(cmd: Command) -> tuple[list[str], bool, bool]:
     bound = bind(cmd, _ITEM)
-    targets = _values(bound, "path", "literalpath", "")
+    targets = bound_values(bound, "path", "literalpath", "")
     return targets, on(bound.get("recurse")), on(bound.get("whatif"))
 
 
@@ -151,6 +151,35 @@ def _delete_root(cmd: Command) -> str | bool:
         if registry_key(target) is not None:
             continue
         if recursive and root_target(cmd, target) or contents_target(target):
+            return target
+    return False
+
+
+_MOVE = parameters("path* literalpath* destination* filter* include* exclude* force recurse passthru credential*"
+                   " whatif confirm container", "path destination", "pspath=literalpath lp=literalpath")
+_RENAME = parameters("path* literalpath* newname* force passthru credential* whatif confirm", "path newname",
+                     "pspath=literalpath lp=literalpath")
+_WRITE = parameters("path* literalpath* filepath* value* encoding* force nonewline append noclobber width* inputobject*"
+                    " passthru filter* include* exclude* credential* whatif confirm stream*", "path value",
+                    "pspath=literalpath lp=literalpath")
+
+
+def _boot_file(cmd: Command) -> str | bool:
+    """A file Windows needs to boot deleted, renamed, moved away or overwritten (`Remove-Item C:\\bootmgr`,
+    `Rename-Item …\\winload.efi x`, `Set-Content …\\hal.dll x`)."""
+    if cmd.name in ("move-item", "copy-item"):
+        bound = bind(cmd, _MOVE)
+        names = ("path", "literalpath", "destination") if cmd.name == "move-item" else ("destination",)
+    elif cmd.name == "rename-item":
+        bound, names = bind(cmd, _RENAME), ("path", "literalpath")
+    elif cmd.name == "remove-item":
+        bound, names = bind(cmd, _ITEM), ("path", "literalpath", "")
+    else:
+        bound, names = bind(cmd, _WRITE), ("path", "literalpath", "filepath")
+    if on(bound.get("whatif")):
+        return False
+    for target in bound_values(bound, *names):
+        if winpath.is_boot(_joined(target, cmd.cwd)):
             return target
     return False
 
@@ -173,16 +202,16 @@ def _env_drive(cmd: Command) -> bool:
     if "env:" not in cmd.text.lower():
         return False
     bound = bind(cmd, _ITEM)
-    return any(re.fullmatch(r"(?i)env:[\\/]?\*?", t) for t in _values(bound, "path", "literalpath", ""))
+    return any(re.fullmatch(r"(?i)env:[\\/]?\*?", t) for t in bound_values(bound, "path", "literalpath", ""))
 
 
 def _property_delete(cmd: Command) -> str | bool:
     bound = bind(cmd, _PROPERTY)
-    for target in _values(bound, "path", "literalpath", "inputobject"):
+    for target in bound_values(bound, "path", "literalpath", "inputobject"):
         key = registry_key(target)
         if key is None:
             continue
-        names = _values(bound, "name") or ["*"]
+        names = bound_values(bound, "name") or ["*"]
         if any(registry_delete_catastrophic(key, name) for name in names):
             return target
     return False
@@ -190,10 +219,10 @@ def _property_delete(cmd: Command) -> str | bool:
 
 def _property_security(cmd: Command) -> str | bool:
     bound = bind(cmd, _PROPERTY)
-    data = (_values(bound, "value") or [""])[0]
-    for target in _values(bound, "path", "literalpath"):
+    data = (bound_values(bound, "value") or [""])[0]
+    for target in bound_values(bound, "path", "literalpath"):
         key = registry_key(target)
-        if key is not None and any(security_value(key, name, data) for name in _values(bound, "name") or [""]):
+        if key is not None and any(security_value(key, name, data) for name in bound_values(bound, "name") or [""]):
             return target
     return False
 
@@ -201,7 +230,7 @@ def _property_security(cmd: Command) -> str | bool:
 def _registry_write(cmd: Command) -> bool:
     bound = bind(cmd, _PROPERTY)
     return cmd.name != "new-item" and cmd.name != "set-item" or any(
-        registry_key(t) is not None for t in _values(bound, "path", "literalpath", ""))
+        registry_key(t) is not None for t in bound_values(bound, "path", "literalpath", ""))
 
 
 _DANGEROUS_EXTENSIONS = frozenset({"exe", "dll", "ps1", "bat", "cmd", "vbs", "js", "hta", "scr", "*", ".exe", ".dll",
@@ -217,12 +246,12 @@ def _defender_off(cmd: Command) -> str | bool:
         if name in ("mapsreporting", "submitsamplesconsent", "puaprotection", "enablecontrolledfolderaccess",
                     "enablenetworkprotection") and values and values[-1].lower() in _OFF:
             return "-" + name
-    for path in _values(bound, "exclusionpath"):
+    for path in bound_values(bound, "exclusionpath"):
         if root_target(cmd, path) or winpath.fold(path) in ("c:", "c:/") or path.strip() in ("*", "\\", "/"):
             return path
-    if any(e.lower() in _DANGEROUS_EXTENSIONS for e in _values(bound, "exclusionextension")):
+    if any(e.lower() in _DANGEROUS_EXTENSIONS for e in bound_values(bound, "exclusionextension")):
         return "-ExclusionExtension"
-    if any(_SHELL_PROCESSES.fullmatch(p) for p in _values(bound, "exclusionprocess")):
+    if any(_SHELL_PROCESSES.fullmatch(p) for p in bound_values(bound, "exclusionprocess")):
         return "-ExclusionProcess"
     return False
 
@@ -234,16 +263,16 @@ def _defender_exclusion(cmd: Command) -> bool:
 
 def _feature_defender(cmd: Command) -> bool:
     bound = bind(cmd, _FEATURE)
-    return any("defender" in v.lower() for v in _values(bound, "name", "featurename", ""))
+    return any("defender" in v.lower() for v in bound_values(bound, "name", "featurename", ""))
 
 
 def _service_security(cmd: Command) -> str | bool:
     bound = bind(cmd, _SERVICE)
     if cmd.name == "set-service":
-        startup = " ".join(_values(bound, "startuptype", "status")).lower()
+        startup = " ".join(bound_values(bound, "startuptype", "status")).lower()
         if not any(word in startup for word in ("disabled", "manual", "stopped", "paused")):
             return False
-    for name in _values(bound, "name", "displayname", "inputobject", ""):
+    for name in bound_values(bound, "name", "displayname", "inputobject", ""):
         if security_service(name):
             return name
     return False
@@ -251,8 +280,8 @@ def _service_security(cmd: Command) -> str | bool:
 
 def _firewall_off(cmd: Command) -> bool:
     bound = bind(cmd, _FIREWALL)
-    enabled = [v.lower() for v in _values(bound, "enabled")]
-    inbound = [v.lower() for v in _values(bound, "defaultinboundaction")]
+    enabled = [v.lower() for v in bound_values(bound, "enabled")]
+    inbound = [v.lower() for v in bound_values(bound, "defaultinboundaction")]
     return any(v in _OFF or v == "notconfigured" for v in enabled) or "allow" in inbound
 
 
@@ -263,16 +292,37 @@ def _shadow(cmd: Command) -> bool:
 
 def _kill_all(cmd: Command) -> str | bool:
     bound = bind(cmd, _PROCESS)
-    for value in _values(bound, "name", "id", "inputobject", ""):
-        name = value.lower().removesuffix(".exe")
-        if name == "*" or name in SECURITY_PROCESSES or name in ("csrss", "wininit", "lsass", "smss", "winlogon"):
+    for value in bound_values(bound, "name", "id", "inputobject", ""):
+        if vital_process(value):
             return value
     return False
 
 
+_CIM_METHOD = parameters("inputobject* query* classname* class* namespace* methodname* name* arguments* argumentlist*"
+                         " filter* computername* path* whatif confirm", "classname methodname")
+
+
+def _process_kill(cmd: Command) -> str | bool:
+    """WMI terminating processes (`Get-CimInstance Win32_Process | Remove-CimInstance`, `Invoke-CimMethod
+    -MethodName Terminate`): every process when no filter picks some out, or a vital one when it does."""
+    text = (cmd.text + " " + cmd.upstream).lower()
+    if "win32_process" not in text:
+        return False
+    if cmd.name in ("invoke-cimmethod", "invoke-wmimethod"):
+        bound = bind(cmd, _CIM_METHOD)
+        if not any(v.lower() == "terminate" for v in bound_values(bound, "methodname", "name")):
+            return False
+    named = re.findall(r"(?i)(?:name|caption)\s{0,4}(?:=|-eq|-like|like)\s{0,4}['\"]{0,2}([\w.*%?]{1,100})", text)
+    if named:
+        return next((name for name in named if vital_process(name)), False)
+    narrowed = re.search(r"(?:^|\s)-(?:f|fi|fil|filt|filte|filter|q|qu|que|quer|query)\b|where-object|\?\s{0,4}\{|\bwhere\b"
+                         r"|processid|handle", text)
+    return "win32_process" if narrowed is None else False
+
+
 def _every_account(cmd: Command) -> bool:
     bound = bind(cmd, _ACCOUNT)
-    return any(v.strip() == "*" for v in _values(bound, "name", "identity", "filter", "inputobject", "sid", ""))
+    return any(v.strip() == "*" for v in bound_values(bound, "name", "identity", "filter", "inputobject", "sid", ""))
 
 
 def _write_device(cmd: Command) -> bool:
@@ -298,6 +348,15 @@ RULES = [
          examples=["Remove-Item -Path HKLM:\\SYSTEM\\CurrentControlSet\\Services -Recurse -Force",
                    "Remove-Item -Path \"HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\" -Recurse"],
          counter=["Remove-Item HKCU:\\Software\\Acme -Recurse"]),
+    rule("ps.boot-file", CATASTROPHIC, "windows fs evasion",
+         "deletes, moves away or overwrites a file Windows needs to boot (boot manager, loader, kernel, hives)",
+         names="remove-item rename-item move-item copy-item set-content clear-content add-content out-file",
+         tier=IRREVERSIBLE, test=_boot_file, cite=True,
+         examples=["Remove-Item C:\\bootmgr -Force", "Remove-Item C:\\Windows\\System32\\ntoskrnl.exe -Force",
+                   "Rename-Item C:\\Windows\\System32\\winload.exe winload.old", "Move-Item C:\\bootmgr C:\\temp\\bootmgr",
+                   "ri $env:SystemRoot\\System32\\winload.exe -fo", "Remove-Item -Recurse -Force $env:SystemDrive\\EFI\\Microsoft\\Boot",
+                   "Set-Content C:\\Windows\\System32\\hal.dll -Value 0", "Copy-Item x.exe C:\\Windows\\System32\\winload.exe -Force"],
+         counter=["Remove-Item C:\\Windows\\Temp\\boot.log", "Copy-Item C:\\bootmgr C:\\backup\\", "Remove-Item C:\\bootmgr -WhatIf"]),
     rule("ps.delete-system", DANGEROUS, "windows fs", "deletes files under the Windows directory or Program Files",
          names=_DELETE, tier=IRREVERSIBLE, test=_delete_system,
          examples=["Remove-Item C:\\Windows\\Temp\\x.log"], counter=["Remove-Item x.log"]),
@@ -407,8 +466,20 @@ RULES = [
          tier=IRREVERSIBLE, examples=["Remove-LocalUser -Name bob"], counter=["Get-LocalUser"]),
     rule("ps.kill-all", CATASTROPHIC, "windows exec evasion", "kills every process, a critical process or the antivirus",
          names="stop-process", tier=IRREVERSIBLE, test=_kill_all, cite=True,
-         examples=["Get-Process | Stop-Process -Force", "Stop-Process -Name MsMpEng -Force"],
-         counter=["Stop-Process -Name notepad"]),
+         examples=["Get-Process | Stop-Process -Force", "Stop-Process -Name MsMpEng -Force", "Stop-Process -Name csrss -Force",
+                   "Stop-Process -Id (Get-Process).Id -Force", "Get-Process svchost | Stop-Process -Force",
+                   "Stop-Process -Name svc* -Force"],
+         counter=["Stop-Process -Name notepad", "Get-Process chrome | Stop-Process"]),
+    rule("ps.process-kill-all", CATASTROPHIC, "windows exec", "terminates every process, or a critical one, through WMI",
+         names="remove-ciminstance remove-wmiobject invoke-cimmethod invoke-wmimethod", tier=IRREVERSIBLE,
+         test=_process_kill, cite=True,
+         examples=["Get-CimInstance Win32_Process | Remove-CimInstance",
+                   "Get-CimInstance Win32_Process | Invoke-CimMethod -MethodName Terminate",
+                   "Get-WmiObject Win32_Process -Filter \"Name='lsass.exe'\" | Remove-WmiObject"],
+         counter=["Get-CimInstance Win32_Process -Filter \"Name='notepad.exe'\" | Remove-CimInstance"]),
+    rule("ps.power", DANGEROUS, "windows exec", "shuts down, restarts or logs off the computer",
+         names="stop-computer restart-computer", tier=IRREVERSIBLE,
+         examples=["Stop-Computer -Force", "Restart-Computer -Force"], counter=["Get-Uptime"]),
     rule("ps.web", DANGEROUS, "windows net", "sends a web request or mail to another host",
          names="invoke-webrequest invoke-restmethod send-mailmessage start-bitstransfer", tier=IRREVERSIBLE,
          examples=["Invoke-WebRequest https://example.com/tool.zip -OutFile tool.zip"], counter=["Get-Date"]),

@@ -43,6 +43,7 @@ SECURITY_SERVICES = frozenset(
     " wecsvc sysmon sysmon64 vss swprv wbengine sdrsvc msmpsvc samss keyiso appidsvc"
     " csagent csfalconservice sentinelagent cylancesvc mbamservice".split()
 )
+VITAL_PROCESSES = frozenset("smss csrss wininit winlogon services lsass lsaiso svchost system registry fontdrvhost".split())
 SECURITY_PROCESSES = frozenset(
     "msmpeng nissrv mssense securityhealthservice sense mpdefendercoreservice smartscreen sysmon sysmon64"
     " csfalconservice sentinelagent cylancesvc mbamservice".split()
@@ -375,10 +376,65 @@ def _robocopy_purge(cmd: Command) -> bool:
     return ("/mir" in args or "/purge" in args) and len(operands) >= 2 and root_target(cmd, operands[1])
 
 
-def _taskkill_security(cmd: Command) -> bool:
+def vital_process(name: str) -> bool:
+    """Every process (`*`), a process Windows stops without (the session manager, `csrss`, `wininit`,
+    `winlogon`, `services`, `lsass`, `svchost`: killing one crashes or reboots the machine), or the
+    antivirus; also as a pattern matching one (`svc*`, `*.exe`)."""
+    text = name.strip().strip("'\"").lower().removesuffix(".exe")
+    if not text:
+        return False
+    if "*" in text or "?" in text or "%" in text:
+        pattern = text.replace("%", "*").replace("_", "?") if "%" in text else text
+        return any(fnmatch.fnmatchcase(candidate, pattern) for candidate in (*VITAL_PROCESSES, *SECURITY_PROCESSES))
+    return text in VITAL_PROCESSES or text in SECURITY_PROCESSES
+
+
+# `taskkill /fi` filters every running process passes (or all but a few do): they kill everything.
+_EVERY_PROCESS = re.compile(
+    r"status\s+(?:eq\s+running|ne\s+(?:not\s+responding|unknown))|pid\s+(?:gt|ge|ne)\s+\d{1,3}|pid\s+(?:lt|le)\s+\d{5,}"
+    r"|memusage\s+(?:gt|ge)\s+\d{1,3}|cputime\s+(?:gt|ge)\s+0{1,2}:0{1,2}:0{1,2}|imagename\s+(?:eq\s+\*|ne\s+\S+)"
+    r"|username\s+(?:eq\s+(?:nt\s+authority[\\/])?system|ne\s+.+)|session\s+(?:eq|le|lt)\s+[01]|services\s+eq\s+\*"
+    r"|modules\s+eq\s+(?:ntdll\.dll|kernel32\.dll|\*)")
+
+
+def _taskkill_vital(cmd: Command) -> str | bool:
+    """`taskkill` of a vital process or the antivirus by name, of every process through filters only
+    (`/fi "STATUS eq RUNNING"`), and `pskill` of a vital process."""
     args = _lower(cmd)
-    names = [args[i + 1].removesuffix(".exe") for i, a in enumerate(args[:-1]) if a == "/im"]
-    return any(name in SECURITY_PROCESSES or name == "*" for name in names)
+    if cmd.name.startswith("pskill"):
+        return next((a for a in _operands(cmd) if not a.startswith("-") and vital_process(a)), False)
+    names = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "/im"]
+    found = next((name for name in names if vital_process(name)), None)
+    if found is not None:
+        return found
+    filters = [args[i + 1].strip('"') for i, a in enumerate(args[:-1]) if a == "/fi"]
+    if names or "/pid" in args or not filters:
+        return False
+    return "/fi " + filters[0] if all(_EVERY_PROCESS.fullmatch(f.strip()) for f in filters) else False
+
+
+_WMIC_WHERE = re.compile(r"(?is)\bwhere\b\s*(.{0,400}?)\s*(?:\bdelete\b|\bcall\b|$)")
+_EVERYTHING = re.compile(r"(?is)name\s+like\s+['\"]?%['\"]?|(?:processid|handle)\s*(?:>|>=|<>|!=)\s*['\"]?\d{1,3}['\"]?"
+                         r"|(?:name|caption)\s*(?:<>|!=)\s*['\"]?[\w.]+['\"]?|1\s*=\s*1")
+_NAMED = re.compile(r"(?is)(?:name|caption|executablepath)\s*(?:=|like)\s*['\"]?([^'\"\s)]{1,200})")
+
+
+def _wmic_kill(cmd: Command) -> str | bool:
+    """`wmic process [where …] delete|call terminate`: every process (no `where`, or a clause all of them pass,
+    `name like '%'`) or a vital one (`where name="lsass.exe"`)."""
+    args = _lower(cmd)
+    words = [a for a in args if not a.startswith("/")]
+    if not words or words[0] != "process" or not ("delete" in words or "terminate" in words):
+        return False
+    text = " ".join(cmd.args)
+    where = _WMIC_WHERE.search(text)
+    if where is None or not where.group(1).strip():
+        return "wmic process " + ("delete" if "delete" in words else "call terminate")
+    clause = where.group(1).strip().strip("\"'()")
+    if _EVERYTHING.search(clause):
+        return clause
+    named = _NAMED.findall(clause)
+    return next((name for name in named if vital_process(name)), False)
 
 
 def _wmic_delete(cmd: Command) -> bool:
@@ -441,6 +497,21 @@ def _sets_clock(cmd: Command) -> bool:
 
 
 _DELETE_NAMES = "del erase rd rmdir"
+# Copiers overwrite their last operand; the other file commands change every path they are given.
+_COPIERS = frozenset({"copy", "xcopy", "robocopy"})
+
+
+def _boot_file(cmd: Command) -> str | bool:
+    """A boot file or folder deleted, renamed, moved away or overwritten (`del /a C:\\bootmgr`, `ren
+    …\\winload.efi x`, `move …\\ntoskrnl.exe`, `copy /y x C:\\Windows\\System32\\hal.dll`)."""
+    operands = [p for p in _operands(cmd) if not p.startswith("-")]
+    if cmd.name in _COPIERS:
+        operands = operands[-1:] if len(operands) > 1 else []
+    for path in operands:
+        if winpath.is_boot(_joined(path, cmd.cwd)):
+            return path
+    return False
+
 
 RULES = [
     rule("win.delete-drive", CATASTROPHIC, "windows fs",
@@ -450,6 +521,17 @@ RULES = [
                    "del /f /s /q %USERPROFILE%\\*", "rmdir /s /q %windir%\\System32\\config\\",
                    "del /q %SystemRoot%\\System32\\*.*", "for /d %i in (C:\\*) do rd /s /q \"%i\""],
          counter=["del /q build\\out.txt", "rd /s /q build", "rd /s /q %TEMP%\\cache"]),
+    rule("win.boot-file", CATASTROPHIC, "windows fs evasion",
+         "deletes, moves away or overwrites a file Windows needs to boot (boot manager, loader, kernel, hives)",
+         names=_DELETE_NAMES + " ren rename move copy xcopy robocopy", tier=IRREVERSIBLE, test=_boot_file, cite=True,
+         examples=["del /f /a C:\\bootmgr", "rd /s /q S:\\EFI\\Microsoft\\Boot", "ren C:\\Windows\\System32\\winload.efi x",
+                   "erase %SystemRoot%\\System32\\hal.dll", "move C:\\Windows\\System32\\ntoskrnl.exe C:\\temp\\",
+                   "copy /y evil.dll C:\\Windows\\System32\\hal.dll", "del %SystemRoot%\\System32\\config\\SYSTEM"],
+         counter=["del C:\\Windows\\Temp\\boot.log", "copy C:\\bootmgr C:\\backup\\bootmgr", "rd /s /q build\\boot"]),
+    rule("win.boot-file-write", CATASTROPHIC, "windows fs evasion", "overwrites a file Windows needs to boot",
+         scope="redirect", tier=IRREVERSIBLE, test=lambda c: any(winpath.is_boot(t) for t in c.out_targets()),
+         examples=["type nul > C:\\bootmgr", "echo x > %SystemRoot%\\System32\\winload.exe"],
+         counter=["echo x > C:\\temp\\boot.txt"]),
     rule("win.delete-system", DANGEROUS, "windows fs", "deletes files under the Windows directory or Program Files",
          names=_DELETE_NAMES, tier=IRREVERSIBLE, test=_cmd_delete_system,
          examples=["del C:\\Windows\\Temp\\x.log"], counter=["del x.log"]),
@@ -661,9 +743,18 @@ RULES = [
          counter=["certutil -hashfile setup.exe SHA256"]),
     rule("win.runas", DANGEROUS, "windows exec", "runs a program as another user or in a new process", names="runas start-process",
          examples=["runas /user:Administrator cmd"], counter=["whoami"]),
-    rule("win.taskkill-security", CATASTROPHIC, "windows evasion", "kills the antivirus or every process",
-         names="taskkill tskill", tier=IRREVERSIBLE, test=_taskkill_security,
-         examples=["taskkill /f /im MsMpEng.exe", "taskkill /F /IM *"], counter=["taskkill /F /IM process.exe"]),
+    rule("win.taskkill-security", CATASTROPHIC, "windows evasion exec",
+         "kills every process, a process Windows cannot run without (csrss, wininit, lsass, svchost, …) or the antivirus",
+         names="taskkill tskill pskill pskill64", tier=IRREVERSIBLE, test=_taskkill_vital, cite=True,
+         examples=["taskkill /f /im MsMpEng.exe", "taskkill /F /IM *", "taskkill /f /im csrss.exe", "taskkill /F /IM svchost.exe",
+                   "taskkill /f /fi \"STATUS eq RUNNING\"", "taskkill /f /fi \"PID gt 0\"", "pskill lsass"],
+         counter=["taskkill /F /IM process.exe", "taskkill /f /fi \"STATUS eq NOT RESPONDING\"",
+                  "taskkill /f /fi \"IMAGENAME eq chrome.exe\""]),
+    rule("win.wmic-kill", CATASTROPHIC, "windows exec", "wmic terminates every process or one Windows cannot run without",
+         names="wmic", tier=IRREVERSIBLE, test=_wmic_kill, cite=True,
+         examples=["wmic process delete", "wmic process where \"name like '%'\" delete", "wmic process call terminate",
+                   "wmic process where name=\"lsass.exe\" delete", "wmic process where \"ProcessId > 4\" call terminate"],
+         counter=["wmic process where name=\"notepad.exe\" delete", "wmic process list brief"]),
     rule("win.taskkill", DANGEROUS, "windows exec", "kills processes", names="taskkill tskill stop-process",
          examples=["taskkill /F /IM process.exe"], counter=["tasklist"]),
     rule("win.wmic", DANGEROUS, "windows exec", "wmic changes the system or starts processes", names="wmic",

@@ -504,7 +504,7 @@ class _Reader:
                     word.text += self.bare().text
                 return word
             word = Word(dynamic=True, variables=[name])
-            value = _value(name)
+            value = place_value(name)
             word.text, word.dynamic = (value, False) if value is not None else ("$" + name, True)
             if self.members(word, self.text[start:self.i]):
                 return word
@@ -611,7 +611,7 @@ class _Reader:
             inner = self.matching("(", ")")
             return Word("$(" + inner + ")", dynamic=True, code=[inner])
         name = self.variable_name()
-        value = _value(name)
+        value = place_value(name)
         if value is not None:
             return Word(value, variables=[name])
         return Word("$" + name, dynamic=True, variables=[name])
@@ -656,7 +656,7 @@ def _single_value(body: str) -> str:
     return body
 
 
-def _value(name: str) -> str | None:
+def place_value(name: str) -> str | None:
     """The value of a variable that names a place, or None (`$env:windir`, `$HOME`)."""
     if name.startswith("env:"):
         return env_value(name[4:])

@@ -29,7 +29,7 @@ from engine.gate.memo import per_word
 from engine.gate.packs import powershell as pspack
 from engine.gate.packs import windows as winpack
 from engine.gate.packs.model import Findings
-from engine.gate.shell import cmdexe, powershell
+from engine.gate.shell import cmdexe, powershell, pspaths
 from engine.gate.shell.decode import simulate
 from engine.gate.shell.parse import Redirect, SimpleCommand
 from engine.gate.shell.reads import SECRET_VARIABLE
@@ -610,14 +610,20 @@ class _PowerShell:
             self.pipeline(statement.elements, depth, scope)
 
     def subject_of(self, text: str, depth: int, scope: dict[str, Binding]) -> Binding | None:
+        """What the first command of `text` hands on: a listing's items, or the value of a path expression."""
         parsed = powershell.read(text)
         if parsed.error or not parsed.statements or not parsed.statements[0].elements:
             return None
-        first = parsed.statements[0].elements[0]
+        elements = parsed.statements[0].elements
+        first = elements[0]
         if first.expression:
             return self.literal(first.expression, scope)
         words = [self.word(w, scope) for w in first.words]
-        return _subject(_program(words[0], self.aliases).lower(), words[1:], self.findings.cwd) if words else None
+        if not words:
+            return None
+        name = basename(_program(words[0], self.aliases))
+        found = _subject(name, words[1:], self.findings.cwd)
+        return found if found is not None or len(elements) > 1 else self.valued(name, words[1:])
 
     def pipeline(self, elements: list[powershell.Element], depth: int, scope: dict[str, Binding]) -> None:
         if any(not e.words or any(w.variables or w.block or w.code or w.expression for w in e.words) for e in elements):
@@ -645,12 +651,21 @@ class _PowerShell:
             stages.append(sc)
 
     def word(self, word: powershell.Word, scope: dict[str, Binding]) -> str:
-        """A word's text with variables bound in this reading put in (`$_`, `$p`), and a
-        parenthesised literal (`("Remove-" + "Item")`) as its value."""
+        """A word's text with variables bound in this reading put in (`$_`, `$p`), a parenthesised
+        expression (`("Remove-" + "Item")`, `(Join-Path $env:SystemDrive Windows)`) or a member chain
+        (`(Resolve-Path ~).Path`) as its value, and strings with subexpressions filled in."""
         if word.code and not word.expression and not word.block and word.text.startswith("(") and len(word.code) == 1:
             bound = self.literal(word.code[0], scope)
             if bound is not None and len(bound.texts) == 1:
                 return bound.texts[0]
+        if word.expression:
+            bound = self.chain(word.expression, scope, 0)
+            if bound is not None and bound.texts:
+                return bound.texts[0]
+        elif word.dynamic and (word.code or word.variables) and not word.block and not word.text.startswith("("):
+            value = self.interpolated(word, scope, 0)
+            if value is not None:
+                return _path(value)
         if word.dynamic and word.variables:
             head = word.variables[0]
             bound = scope.get(head) or self.variables.get(head)
@@ -659,7 +674,8 @@ class _PowerShell:
                 rest = re.sub(r"(?i)^\$" + re.escape(head) + r"(?:\.(?:fullname|pspath|name|path|log|logname|id|processname"
                               r"|servicename|deviceid|number|driveletter))?", "", text) if not word.expression else ""
                 return bound.texts[0] + rest
-        return _path(word.text)
+        text = _path(word.text)
+        return _ENV_VARIABLE.sub(_unix_variable, text) if word.dynamic and "$env:" in text.lower() else text
 
     def command(self, element: powershell.Element, depth: int, scope: dict[str, Binding], source: Binding | None,
                 stages: list[SimpleCommand], literal: str | None, feeds: bool) -> tuple[SimpleCommand, str] | None:
@@ -748,7 +764,8 @@ class _PowerShell:
             self.analyser.simple(SimpleCommand([program] + arguments.split()), self.findings, depth)
 
     def literal(self, expression: str, scope: dict[str, Binding], nesting: int = 0) -> Binding | None:
-        """What an expression stands for when it is a literal, a place or a bound variable."""
+        """What an expression stands for when it is a literal, a place, a bound variable, or a path
+        built from those (`Join-Path`, `[IO.Path]::Combine`, `-f`, `"$(…)\\x"`, member chains)."""
         text = expression.strip()
         if nesting > 8 or len(text) > 4000:
             return None
@@ -764,12 +781,196 @@ class _PowerShell:
             if all(v is not None and len(v.texts) == 1 for v in values):
                 return Binding(["".join(v.texts[0] for v in values)])
             return None
+        template = _FORMAT.fullmatch(text)
+        if template is not None:
+            pattern = self.literal(template.group(1), scope, nesting + 1)
+            values = [self.literal(a, scope, nesting + 1) for a in _split_top(template.group(2))]
+            if pattern is None or len(pattern.texts) != 1 or any(v is None or len(v.texts) != 1 for v in values):
+                return None
+            value = pspaths.formatted(pattern.texts[0], [v.texts[0] for v in values if v is not None])
+            return Binding([_path(value)]) if value is not None else None
+        if text[:1] in "[$(" and (text[:1] != "(" or _closing_paren(text, 0) != len(text) - 1):
+            cast = _CAST.fullmatch(text)
+            if cast is not None:
+                return self.literal(cast.group(1), scope, nesting + 1)
+            chained = self.chain(text, scope, nesting + 1)
+            if chained is not None or text[:1] == "[":
+                return chained
         word = powershell.value(text)
-        if word is None or word.dynamic or word.param:
-            if word is not None and word.code and word.text.startswith("(") and not word.expression and len(word.code) == 1:
-                return self.literal(word.code[0], scope, nesting + 1)
+        if word is None or not word.quoted and not word.dynamic and not word.param and not text[:1].isdigit():
+            return self.evaluated(text, scope, nesting + 1)
+        if word.param:
             return None
+        if word.dynamic:
+            if word.code and word.text.startswith("(") and not word.expression and len(word.code) == 1:
+                return self.literal(word.code[0], scope, nesting + 1)
+            if word.expression or word.block:
+                return None
+            value = self.interpolated(word, scope, nesting + 1)
+            return Binding([_path(value)]) if value is not None else None
         return Binding([_path(word.text)])
+
+    def interpolated(self, word: powershell.Word, scope: dict[str, Binding], nesting: int) -> str | None:
+        """A string's value with its `$(…)` parts and bound variables filled in; None when one is unknown."""
+        text = word.text
+        for inner in word.code:
+            bound = self.literal(inner, scope, nesting + 1)
+            if bound is None or len(bound.texts) != 1 or "$(" + inner + ")" not in text:
+                return None
+            text = text.replace("$(" + inner + ")", bound.texts[0], 1)
+        for name in word.variables:
+            if "$" + name not in text:
+                continue
+            bound = scope.get(name) or self.variables.get(name)
+            if bound is None or len(bound.texts) != 1:
+                return None
+            text = text.replace("$" + name, bound.texts[0])
+        return None if "$" in text else text
+
+    def evaluated(self, text: str, scope: dict[str, Binding], nesting: int) -> Binding | None:
+        """The value of one command that computes a path (`Join-Path`, `Split-Path`, `Resolve-Path`, …)."""
+        if nesting > 8:
+            return None
+        parsed = powershell.read(text)
+        if parsed.error or len(parsed.statements) != 1 or parsed.statements[0].kind:
+            return None
+        elements = parsed.statements[0].elements
+        if len(elements) != 1 or not elements[0].words:
+            return None
+        argv = [self.word(w, scope) for w in elements[0].words]
+        name = basename(_program(argv[0], self.aliases))
+        return _subject(name, argv[1:], self.findings.cwd) or self.valued(name, argv[1:])
+
+    def valued(self, name: str, args: list[str]) -> Binding | None:
+        """What a path cmdlet returns, given its arguments' values."""
+        if name in _PATH_CMDLETS:
+            bound = pspack.bind(_view([name, *args]), _PATH_CMDLETS[name])
+            paths_given = pspack.bound_values(bound, "path", "literalpath")
+            if not paths_given or any("$" in p for p in paths_given):
+                return None
+            first = paths_given[0]
+            if name == "join-path":
+                children = pspack.bound_values(bound, "childpath") + bound.get("additionalchildpath", []) + bound.get("", [])
+                return Binding([_path(pspaths.joined(first, *children))]) if children else None
+            if name == "split-path":
+                if pspack.on(bound.get("qualifier")):
+                    drive = pspaths.root(first)
+                    return Binding([drive[:2]]) if drive else None
+                if any(pspack.on(bound.get(flag)) for flag in ("leaf", "leafbase", "extension", "isabsolute", "noqualifier")):
+                    return None
+                return Binding([_path(pspaths.parent(first))])
+            if pspack.on(bound.get("relative")):
+                return None
+            return Binding([_path(first)])
+        if name == "get-location":
+            return Binding([self.findings.cwd], source="location") if self.findings.cwd else Binding([], source="location")
+        if name == "get-psdrive" and args and re.fullmatch(r"[A-Za-z]:?", args[0]):
+            return Binding([args[0][0].upper() + ":/"], source="drive")
+        if name == "new-object" and len(args) >= 2 and _ITEM_TYPE.fullmatch(args[0].lower()):
+            return Binding([args[1]])
+        return None
+
+    def chain(self, text: str, scope: dict[str, Binding], nesting: int) -> Binding | None:
+        """A member chain's value: `(…)`, `$name` or `[Type]::Member(…)`, then `.Member`, `.Method(…)` or `[i]`."""
+        if nesting > 8 or len(text) > 4000:
+            return None
+        if text.startswith("("):
+            end = _closing_paren(text, 0)
+            if end < 0:
+                return None
+            base = self.literal(text[1:end], scope, nesting + 1)
+            at = end + 1
+        elif text.startswith("$"):
+            found = re.match(r"\$\{?([\w:]{1,100})\}?", text)
+            if found is None:
+                return None
+            name = found.group(1).lower()
+            base = scope.get(name) or self.variables.get(name)
+            if base is None:
+                value = powershell.place_value(name)
+                base = Binding([_path(value)]) if value is not None else None
+            at = found.end()
+        else:
+            found = _STATIC.match(text)
+            if found is None:
+                return None
+            at = found.end()
+            arguments = None
+            if text[at:at + 1] == "(":
+                end = _closing_paren(text, at)
+                if end < 0:
+                    return None
+                arguments = _arguments(text, at)
+                at = end + 1
+            base = self.static(found.group(1), found.group(2), arguments, scope, nesting)
+        while base is not None and at < len(text):
+            member = _MEMBER_ACCESS.match(text, at)
+            if member is None:
+                if text[at] == "[":
+                    end = text.find("]", at)
+                    if end < 0:
+                        return None
+                    at = end + 1
+                    continue
+                return None
+            at = member.end()
+            if text[at:at + 1] == "(":
+                end = _closing_paren(text, at)
+                if end < 0:
+                    return None
+                at = end + 1
+            base = _member(base, member.group(1).lower())
+        return base
+
+    def static(self, type_name: str, member: str, arguments: list[str] | None, scope: dict[str, Binding],
+               nesting: int) -> Binding | None:
+        """`[Environment]::GetFolderPath(…)`, `[IO.Path]::Combine(…)`, `[IO.Directory]::GetFiles(…)` and kin."""
+        kind = type_name.lower().replace("`", "").removeprefix("system.")
+        method = member.lower()
+        if kind == "environment+specialfolder":
+            return Binding([member])
+        given = arguments or []
+        values = [self.literal(a, scope, nesting + 1) for a in given]
+        texts = [v.texts[0] if v is not None and len(v.texts) == 1 else None for v in values]
+        first = texts[0] if texts else None
+        value: str | None = None
+        if kind == "environment":
+            if method == "getfolderpath" and given:
+                value = pspaths.special_folder(given[0]) or (pspaths.special_folder(first) if first else None)
+            elif method == "getenvironmentvariable" and first:
+                value = pspaths.environment(first)
+            elif method == "expandenvironmentvariables" and first:
+                value = cmdexe.expand(first, {}, [])
+                value = None if "%" in value else value
+            elif method == "systemdirectory":
+                value = "C:\\Windows\\System32"
+            elif method == "getlogicaldrives":
+                return Binding(["C:/"], source="drive")
+            elif method == "currentdirectory":
+                return self.valued("get-location", [])
+        elif kind == "io.driveinfo" and method == "getdrives":
+            return Binding(["C:/"], source="drive")
+        elif kind == "io.path" and first is not None:
+            if method == "combine" and None not in texts:
+                value = pspaths.combined(*[t for t in texts if t is not None])
+            elif method == "getfullpath":
+                value = first
+            elif method == "getpathroot":
+                value = pspaths.root(first)
+            elif method == "getdirectoryname":
+                value = pspaths.parent(first)
+        elif kind == "io.directory" and first is not None:
+            if method in _ENUMERATORS:
+                pattern = texts[1] if len(texts) > 1 and texts[1] else "*"
+                recursive = any("alldirectories" in (a or "").lower() for a in given[2:])
+                return Binding([first.rstrip("/\\") + "/" + pattern], recursive, "io.directory " + method)
+            if method == "getparent":
+                value = pspaths.parent(first)
+            elif method == "getdirectoryroot":
+                value = pspaths.root(first)
+        elif _ITEM_TYPE.fullmatch(kind) and method == "new":
+            value = first
+        return Binding([_path(value)]) if value else None
 
     def expression(self, element: powershell.Element, depth: int, scope: dict[str, Binding],
                    source: Binding | None) -> None:
@@ -813,7 +1014,8 @@ class _PowerShell:
     def call(self, receiver: str, method: str, arguments: list[str], expression: str, at: int, depth: int,
              scope: dict[str, Binding]) -> None:
         values = [self.literal(a, scope) for a in arguments]
-        first = values[0].texts[0] if values and values[0] is not None and values[0].texts else None
+        texts = [v.texts[0] if v is not None and v.texts else None for v in values]
+        first = texts[0] if texts else None
         truthy = len(arguments) > 1 and arguments[1].strip().lower() in _TRUE
         bound = self.receiver(receiver, expression, at, depth, scope)
         text = expression[:200]
@@ -821,17 +1023,42 @@ class _PowerShell:
             if bound is not None and "win32_shadowcopy" in bound.source:
                 self.hit("ps.shadow-delete", text)
                 return
-            target = first if receiver.endswith(("directory]", "filesystem]")) else bound.texts[0] if bound and bound.texts else None
-            recursive = truthy if receiver.endswith("directory]") else (
-                len(arguments) > 0 and arguments[0].strip().lower() in _TRUE or bool(bound and bound.recursive))
-            if receiver.endswith("filesystem]"):
-                recursive = True
+            static = receiver.startswith("[")
+            item = (values[0] if values else None) if static else bound
+            target = item.texts[0] if item is not None and item.texts else None
+            listed = bool(item is not None and item.recursive)
+            if receiver.endswith("directory]"):
+                recursive = truthy or listed
+            elif static:
+                recursive = receiver.endswith("filesystem]") or listed
+            else:
+                recursive = len(arguments) > 0 and arguments[0].strip().lower() in _TRUE or listed
             if "eventlog" in receiver:
                 self.hit("ps.eventlog-clear", text)
-            elif target is not None and recursive and (winpath.is_root(target) or paths.is_root(target)):
+            elif target is not None and (recursive and (winpath.is_root(target) or paths.is_root(target))
+                                         or winpack.contents_target(target)):
                 self.hit("ps.delete-root", target)
+            elif target is not None and winpath.is_boot(target):
+                self.hit("ps.boot-file", target)
             else:
                 self.hit("ps.dotnet-delete", text)
+            return
+        if method in ("move", "replace", "copy", "movedirectory", "copyfile", "movefile") and static_file(receiver):
+            changed = [t for t in texts[:2 if method.startswith(("move", "replace")) else 2][int(method.startswith("copy")):]
+                       if t is not None]
+            boot = next((t for t in changed if winpath.is_boot(t)), None)
+            self.hit("ps.boot-file" if boot else "ps.dotnet-delete" if not method.startswith("copy") else "ps.dotnet-call",
+                     boot or text)
+            return
+        if method in ("terminate", "kill") and bound is not None and (
+                "win32_process" in bound.source or bound.source.startswith("get-process")):
+            if bound.source.startswith("get-process"):
+                every = any(winpack.vital_process(t) for t in bound.texts)
+            else:
+                named = re.findall(r"(?i)name\s{0,4}(?:=|-eq|like)\s{0,4}['\"]{0,2}([\w.*%?]{1,100})", bound.source)
+                every = any(winpack.vital_process(n) for n in named) if named else re.search(
+                    r"\s-(?:f|fi|fil|filt|filte|filter|q|qu|que|quer|query)\b", bound.source) is None
+            self.hit("ps.kill-all" if every else "win.taskkill", text)
             return
         if method == "clearlog" or method == "clear" and ("eventlog" in receiver or bound is not None and "eventlog" in bound.source):
             self.hit("ps.eventlog-clear", text)
@@ -884,6 +1111,10 @@ class _PowerShell:
                       "create", "createtext") and first is not None and winpath.is_device(first):
             self.hit("ps.write-device", first)
             return
+        if method in ("writeallbytes", "writealltext", "writealllines", "openwrite", "create", "createtext", "encrypt",
+                      "setattributes") and first is not None and winpath.is_boot(first):
+            self.hit("ps.boot-file", first)
+            return
         if method in _PURE:
             return
         self.hit("ps.dotnet-call", text)
@@ -898,6 +1129,78 @@ class _PowerShell:
             if start is not None:
                 return self.subject_of(expression[start + 1:at], depth, scope)
         return None
+
+
+_ENV_VARIABLE = re.compile(r"(?i)\$env:(\w{1,100})")
+_FORMAT = re.compile(r"(?is)('[^']{0,2000}'|\"[^\"]{0,2000}\")\s{0,8}-f\s{1,8}(.{1,2000})")
+_CAST = re.compile(r"(?is)\[\s{0,4}(?:system\.)?(?:string|object|io\.directoryinfo|io\.fileinfo)\s{0,4}\](?!\s{0,4}::)\s{0,4}(.{1,4000})")
+_STATIC = re.compile(r"\[\s{0,4}([\w.+`]{1,200})\s{0,4}\]\s{0,4}::\s{0,4}(\w{1,100})")
+_MEMBER_ACCESS = re.compile(r"\s{0,4}\.\s{0,4}(\w{1,100})")
+_ITEM_TYPE = re.compile(r"(?:system\.)?io\.(?:directoryinfo|fileinfo)")
+_ENUMERATORS = frozenset({"getfiles", "enumeratefiles", "getfilesystementries", "enumeratefilesystementries",
+                          "getdirectories", "enumeratedirectories"})
+_PATH_CMDLETS = {
+    "join-path": pspack.parameters("path* childpath* additionalchildpath* resolve credential*", "path childpath"),
+    "split-path": pspack.parameters("path* literalpath* parent leaf leafbase extension qualifier noqualifier isabsolute"
+                                    " resolve credential*", "path", "pspath=literalpath lp=literalpath"),
+    "resolve-path": pspack.parameters("path* literalpath* relative relativebasepath* credential*", "path",
+                                      "pspath=literalpath lp=literalpath"),
+    "convert-path": pspack.parameters("path* literalpath*", "path", "pspath=literalpath lp=literalpath"),
+}
+
+
+def _unix_variable(match: re.Match[str]) -> str:
+    """`$env:GITHUB_TOKEN` as the Unix rules spell an environment variable (`$GITHUB_TOKEN`)."""
+    return "$" + match.group(1).upper()
+
+
+def _member(base: Binding, name: str) -> Binding | None:
+    """A member read off a value: the item itself (`.FullName`, `.Path`), its parent or its drive's root."""
+    if name in pspaths.IDENTITY:
+        return base
+    if name in pspaths.PARENT:
+        return Binding([_path(pspaths.parent(t)) for t in base.texts]) if base.texts else None
+    if name in pspaths.ROOT:
+        if base.source == "drive":
+            return base
+        if base.source == "location" and not base.texts:
+            return Binding(["C:/"], source="drive")
+        roots = [pspaths.root(t) for t in base.texts]
+        return Binding([_path(r) for r in roots if r], source="drive") if roots and all(roots) else None
+    return None
+
+
+def _closing_paren(text: str, open_at: int) -> int:
+    """The position of the `)` closing the `(` at `open_at`, quotes skipped; -1 when there is none."""
+    depth = 0
+    quote = ""
+    for j in range(open_at, min(len(text), open_at + 4000)):
+        ch = text[j]
+        if quote:
+            if ch == quote or quote == "'" and ch in powershell.SINGLE or quote == '"' and ch in powershell.DOUBLE:
+                quote = ""
+            continue
+        if ch in powershell.SINGLE:
+            quote = "'"
+        elif ch in powershell.DOUBLE:
+            quote = '"'
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return j if ch == ")" else -1
+    return -1
+
+
+def _split_top(text: str) -> list[str]:
+    """Comma-separated values at the top level (`$a, 'b'`)."""
+    return _arguments("(" + text + ")", 0)
+
+
+def static_file(receiver: str) -> bool:
+    """`[IO.File]`, `[System.IO.Directory]`, `[Microsoft.VisualBasic.FileIO.FileSystem]`: static file operations."""
+    return receiver.startswith("[") and receiver.endswith(("file]", "directory]", "filesystem]"))
 
 
 def _concatenated(text: str) -> list[str]:
