@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from engine.gate import winpath
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
-from engine.gate.packs.windows import (_joined, contents_target, registry_delete_catastrophic, registry_key, root_target,
-                                       security_service, security_value, system_key, vital_process)
+from engine.gate.packs.windows import (_joined, admin_group, anyone, contents_target, registry_delete_catastrophic,
+                                       registry_key, root_target, security_service, security_value, system_key,
+                                       vital_process)
 from engine.gate.shell.view import Command
 
 _OFF = frozenset({"0", "$false", "false", "no", "off", "disabled", "disable", "neversend", "2"})
@@ -325,6 +326,30 @@ def _every_account(cmd: Command) -> bool:
     return any(v.strip() == "*" for v in bound_values(bound, "name", "identity", "filter", "inputobject", "sid", ""))
 
 
+_GROUP_MEMBER = parameters("group* name* sid* member* inputobject* identity* members* whatif confirm", "group member",
+                           "g=group")
+_LOCAL_USER = parameters("name* sid* inputobject* password* nopassword description* fullname* accountexpires*"
+                         " accountneverexpires passwordneverexpires usermaycannotchangepassword disabled whatif confirm",
+                         "name")
+
+
+def _admin_anyone(cmd: Command) -> str | bool:
+    """Guest, Everyone or Users added to Administrators, or the built-in Administrator or Guest given a blank password."""
+    if cmd.name in ("add-localgroupmember", "add-adgroupmember"):
+        bound = bind(cmd, _GROUP_MEMBER)
+        groups = bound_values(bound, "group", "name", "sid", "identity")
+        if not any(admin_group(g) for g in groups):
+            return False
+        return next((m for m in bound_values(bound, "member", "members") if anyone(m)), False)
+    bound = bind(cmd, _LOCAL_USER)
+    names = [n.lower() for n in bound_values(bound, "name", "inputobject")]
+    if cmd.name == "enable-localuser":
+        return next((n for n in names if n == "administrator"), False)
+    blank = on(bound.get("nopassword")) or any(
+        re.search(r"(?i)convertto-securestring\s{1,8}(?:-string\s{1,8})?(?:''|\"\")", p) for p in bound.get("password", []))
+    return next((n for n in names if n in ("administrator", "guest")), False) if blank else False
+
+
 def _write_device(cmd: Command) -> bool:
     return any(winpath.is_device(a) for a in cmd.args)
 
@@ -349,7 +374,7 @@ RULES = [
                    "Remove-Item -Path \"HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\" -Recurse"],
          counter=["Remove-Item HKCU:\\Software\\Acme -Recurse"]),
     rule("ps.boot-file", CATASTROPHIC, "windows fs evasion",
-         "deletes, moves away or overwrites a file Windows needs to boot (boot manager, loader, kernel, hives)",
+         "deletes, moves or overwrites a file Windows needs to boot (boot manager, loader, kernel, hives)",
          names="remove-item rename-item move-item copy-item set-content clear-content add-content out-file",
          tier=IRREVERSIBLE, test=_boot_file, cite=True,
          examples=["Remove-Item C:\\bootmgr -Force", "Remove-Item C:\\Windows\\System32\\ntoskrnl.exe -Force",
@@ -460,9 +485,20 @@ RULES = [
          names="remove-localuser remove-aduser", tier=IRREVERSIBLE, test=_every_account,
          examples=["Get-LocalUser | Remove-LocalUser", "Get-ADUser -Filter * | Remove-ADUser -Confirm:$false"],
          counter=["Remove-LocalUser -Name bob"]),
+    rule("ps.admin-anyone", CATASTROPHIC, "windows creds evasion",
+         "makes anyone an administrator (Guest or Everyone in Administrators, a blank or open built-in admin)",
+         names="add-localgroupmember add-adgroupmember set-localuser new-localuser enable-localuser",
+         tier=IRREVERSIBLE, test=_admin_anyone, cite=True,
+         examples=["Add-LocalGroupMember -Group Administrators -Member Guest",
+                   "Add-LocalGroupMember -SID S-1-5-32-544 -Member Everyone",
+                   "Set-LocalUser -Name Administrator -Password (ConvertTo-SecureString '' -AsPlainText -Force)",
+                   "Enable-LocalUser -Name Administrator"],
+         counter=["Add-LocalGroupMember -Group Administrators -Member eve", "Add-LocalGroupMember -Group Users -Member Guest",
+                  "Enable-LocalUser -Name Guest"]),
     rule("ps.account", DANGEROUS, "windows creds", "creates, deletes, disables or changes user accounts and groups",
          names="remove-localuser remove-aduser new-localuser set-localuser disable-localuser add-localgroupmember"
-               " remove-localgroupmember new-aduser set-aduser disable-adaccount set-adaccountpassword",
+               " remove-localgroupmember new-aduser set-aduser disable-adaccount set-adaccountpassword enable-localuser"
+               " rename-localuser enable-adaccount add-adgroupmember",
          tier=IRREVERSIBLE, examples=["Remove-LocalUser -Name bob"], counter=["Get-LocalUser"]),
     rule("ps.kill-all", CATASTROPHIC, "windows exec evasion", "kills every process, a critical process or the antivirus",
          names="stop-process", tier=IRREVERSIBLE, test=_kill_all, cite=True,

@@ -20,18 +20,21 @@ from __future__ import annotations
 
 import base64
 import binascii
+import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.gate import paths, winpath
 from engine.gate.memo import per_word
+from engine.gate.packs import network as netpack
 from engine.gate.packs import powershell as pspack
 from engine.gate.packs import windows as winpack
-from engine.gate.packs.model import Findings
+from engine.gate.packs.model import Findings, Hit
 from engine.gate.shell import cmdexe, powershell, pspaths
 from engine.gate.shell.decode import simulate
 from engine.gate.shell.parse import Redirect, SimpleCommand
+from engine.gate.shell import reads
 from engine.gate.shell.reads import SECRET_VARIABLE
 from engine.gate.shell.view import basename
 from engine.gate.text import normalise
@@ -105,6 +108,8 @@ _SINKS = frozenset({"remove-item", "clear-content", "clear-item", "remove-itempr
                     "unregister-scheduledtask", "remove-localgroupmember"})
 _BLOCK_RUNNERS = frozenset({"foreach-object", "where-object"})
 _NETWORK = frozenset({"invoke-webrequest", "invoke-restmethod", "send-mailmessage", "start-bitstransfer"})
+# Windows programs that send a local file elsewhere (`bitsadmin /transfer … /upload`, a copy onto another host's share).
+_UPLOADERS = frozenset({"bitsadmin", "copy", "xcopy", "robocopy", "copy-item", "move-item", "move"})
 _LOCATION = {"set-location": "cd", "push-location": "pushd", "pop-location": "popd"}
 _CALL = re.compile(r"(?i)(\[[\w.`]{1,200}\](?:\s{0,4}::\s{0,4}\w{1,100})*|\$[\w:]{1,100}|\))?\s{0,4}(?:\.|::)\s{0,4}(\w{1,100})\s{0,4}\(")
 _PURE = frozenset(
@@ -248,6 +253,37 @@ class Reading:
     ok: bool = True
     written: dict[str, str] = field(default_factory=dict)
     evidence: bool = False
+    accounts: set[str] = field(default_factory=set)
+    files: dict[str, str] = field(default_factory=dict)
+
+    def wrote(self, name: str, argv: list[str], redirects: list[Redirect], held: list[Hit]) -> None:
+        """A command that had secret material in hand wrote files (an archive, a copy, an encoded dump, a
+        redirection): those files hold the secret from now on."""
+        if not held:
+            return
+        for target in [*_outputs(name, argv), *(r.target for r in redirects if r.writes)]:
+            if len(self.files) < 64 and target and target != "/dev/null":
+                self.files[_file_key(target)] = held[0].detail or held[0].rule.id
+
+    def sends_file(self, argv: list[str]) -> str | None:
+        """A file written from a secret earlier in the text, named among a sender's words (`-InFile k.zip`,
+        `-F f=@k.zip`, `/upload … k.zip`)."""
+        if not self.files:
+            return None
+        for word in argv[1:]:
+            for candidate in (word, word.lstrip("@<"), word.partition("=")[2].lstrip("@<")):
+                if candidate and _file_key(candidate) in self.files:
+                    return self.files[_file_key(candidate)]
+        return None
+
+    def account(self, analyser: "Analyser", name: str, args: list[str]) -> None:
+        """Remembers accounts the text creates or switches on; one of them made an administrator is a backdoor."""
+        created, members = winpack.account_changes(name, args)
+        if created:
+            self.accounts.add(created)
+        found = next((member for member in members if member in self.accounts), None)
+        if found is not None:
+            analyser.hit(self.findings, "win.admin-backdoor", found)
 
 
 def read(analyser: "Analyser", text: str, findings: Findings, depth: int) -> None:
@@ -561,6 +597,7 @@ class _PowerShell:
         self.reading = reading
         self.findings = reading.findings
         self.variables: dict[str, Binding] = {}
+        self.tainted: dict[str, list[Hit]] = {}
         self.aliases: dict[str, str] = {}
         self.nesting = 0
 
@@ -632,7 +669,9 @@ class _PowerShell:
         source: Binding | None = None
         literal: str | None = None
         last = len(elements) - 1
+        begin = len(self.findings.hits)
         for index, element in enumerate(elements):
+            upstream = _secrets(self.findings.hits[begin:]) if index else []
             if not element.words:
                 self.expression(element, depth, scope, source)
                 if index == 0:
@@ -640,7 +679,7 @@ class _PowerShell:
                     literal = source.texts[0] if source is not None and len(source.texts) == 1 else None
                 continue
             built = self.command(element, depth, scope, source if index else None, stages, literal if index else None,
-                                 index < last)
+                                 index < last, upstream)
             if built is None:
                 continue
             sc, name = built
@@ -678,7 +717,10 @@ class _PowerShell:
         return _ENV_VARIABLE.sub(_unix_variable, text) if word.dynamic and "$env:" in text.lower() else text
 
     def command(self, element: powershell.Element, depth: int, scope: dict[str, Binding], source: Binding | None,
-                stages: list[SimpleCommand], literal: str | None, feeds: bool) -> tuple[SimpleCommand, str] | None:
+                stages: list[SimpleCommand], literal: str | None, feeds: bool,
+                upstream: list[Hit] | None = None) -> tuple[SimpleCommand, str] | None:
+        """One command of a pipeline; `upstream` are the secrets the stages before it put into the pipeline."""
+        upstream = upstream or []
         words = element.words
         head = words[0]
         if element.call and head.block:
@@ -701,13 +743,15 @@ class _PowerShell:
         inner = dict(scope)
         if name in _BLOCK_RUNNERS and source is not None:
             inner["_"] = inner["psitem"] = source
-        before = _secret_hits(self.findings)
+        start = len(self.findings.hits)
         native = _CMDLET.fullmatch(name) is None and name not in pspack.READ_ONLY and name not in FOLLOWS
         for index, w in enumerate(words):
+            self.tainted_read(w.variables)
             if native and w.block:
                 argv[index] = w.code[0] if w.code else ""
                 continue
             self.code(w.code, depth, inner)
+        coded = len(self.findings.hits)
         if name in ("set-alias", "new-alias") and len(argv) >= 3:
             values = [a for a in argv[1:] if not a.startswith("-")]
             if len(values) >= 2:
@@ -726,14 +770,20 @@ class _PowerShell:
         sc = SimpleCommand(argv, redirects=redirects, upstream=stages[-16:], dynamic_name=dynamic, feeds=feeds,
                            expanded=variables, stdin=literal if name in FOLLOWS else None)
         self.analyser.simple(sc, self.findings, depth)
+        self.reading.account(self.analyser, name, argv[1:])
         line = launched(name, argv)
         if line:
             read_cmd(self.analyser, line, self.findings, depth + 1)
-        if name in _NETWORK and _secret_hits(self.findings) > before:
-            self.hit("ps.exfiltrate-secret", " ".join(argv))
+        if name in _NETWORK or name in netpack.SENDERS or name in _UPLOADERS:
+            sent = self.findings.hits[start:] if name in _NETWORK else self.findings.hits[start:coded]
+            leak = _leak([*upstream, *sent], _destinations(name, argv), _received(name, argv)) or \
+                self.reading.sends_file(argv)
+            if leak is not None:
+                self.hit("ps.exfiltrate-secret", leak)
+        self.reading.wrote(name, argv, redirects, [*upstream, *_secrets(self.findings.hits[start:])])
         for w in words:
             if w.expression:
-                self.calls(w.expression, depth, inner)
+                self.calls(w.expression, depth, inner, start)
         return sc, name
 
     def invoke(self, argv: list[str], words: list[powershell.Word], literal: str | None, depth: int) -> None:
@@ -990,16 +1040,32 @@ class _PowerShell:
                     self.variables[name] = bound
                 else:
                     self.variables.pop(name, None)
+        start = len(self.findings.hits)
+        self.tainted_read(element.variables)
         self.code(element.code, depth, inner)
         for variable in element.variables:
             if SECRET_VARIABLE.search(variable.removeprefix("env:")):
                 self.hit("creds.secret-variable", "$" + variable)
                 break
+        if element.assigned and not element.assigned.endswith("."):
+            held = _secrets(self.findings.hits[start:])
+            if held:
+                self.tainted[element.assigned] = held
+            else:
+                self.tainted.pop(element.assigned, None)
         if not element.assigned:
-            self.calls(element.expression, depth, inner)
+            self.calls(element.expression, depth, inner, start)
 
-    def calls(self, expression: str, depth: int, scope: dict[str, Binding]) -> None:
-        """Method calls in an expression: deletions, log clearing, decoded or created code, processes."""
+    def tainted_read(self, names: list[str]) -> None:
+        """Reading a variable that holds a secret reads the secret again (`$e = gci env:; iwr … -Body $e`)."""
+        for name in names:
+            held = self.tainted.get(name)
+            if held:
+                self.findings.hits.extend(held[:4])
+
+    def calls(self, expression: str, depth: int, scope: dict[str, Binding], start: int = -1) -> None:
+        """Method calls in an expression: deletions, log clearing, decoded or created code, processes, uploads
+        (`start`: where the hits of the expression's own parts begin, for the secrets an upload carries)."""
         if "(" not in expression:
             return
         for count, match in enumerate(_CALL.finditer(expression)):
@@ -1009,10 +1075,10 @@ class _PowerShell:
             receiver = (match.group(1) or "").lower().replace("`", "")
             method = match.group(2).lower()
             arguments = _arguments(expression, match.end() - 1)
-            self.call(receiver, method, arguments, expression, match.start(), depth, scope)
+            self.call(receiver, method, arguments, expression, match.start(), depth, scope, start)
 
     def call(self, receiver: str, method: str, arguments: list[str], expression: str, at: int, depth: int,
-             scope: dict[str, Binding]) -> None:
+             scope: dict[str, Binding], start: int = -1) -> None:
         values = [self.literal(a, scope) for a in arguments]
         texts = [v.texts[0] if v is not None and v.texts else None for v in values]
         first = texts[0] if texts else None
@@ -1100,9 +1166,14 @@ class _PowerShell:
             self.hit("creds.env-hook", text)
             return
         if method in _UPLOADS:
-            secret = any(v is not None and v.texts and paths.may_be_secret(v.texts[0]) for v in values) or any(
-                SECRET_VARIABLE.search(name) for name in re.findall(r"(?i)\$(?:env:)?(\w+)", expression))
-            self.hit("ps.exfiltrate-secret" if secret else "ps.web", text)
+            self.tainted_read([name.lower() for a in arguments for name in re.findall(r"\$([\w:]{1,100})", a)])
+            secret = next((t for t in texts[1:] if t is not None and paths.may_be_secret(t)), None) or next(
+                (name for name in re.findall(r"(?i)\$(?:env:)?(\w+)", ",".join(arguments[1:]))
+                 if SECRET_VARIABLE.search(name)), None)
+            if secret is None and start >= 0:
+                host = _URL_HOST.match(first or "")
+                secret = _leak(_secrets(self.findings.hits[start:]), [host.group(1).lower()] if host else None, [])
+            self.hit("ps.exfiltrate-secret" if secret else "ps.web", secret or text)
             return
         if method in _READS and first is not None and paths.may_be_secret(first):
             self.hit("creds.read-secret", first)
@@ -1289,8 +1360,103 @@ def _has_target(argv: list[str]) -> bool:
     return False
 
 
-def _secret_hits(findings: Findings) -> int:
-    return sum(1 for hit in findings.hits if hit.rule.id in ("creds.read-secret", "creds.secret-variable"))
+# Hits that mean secret material is now in hand: a secret file or credential store read, a variable named
+# like a secret, the environment printed, hashes or saved keys dumped.
+_SECRET_RULES = frozenset({"creds.read-secret", "creds.secret-variable", "creds.env-dump", "ps.env-dump",
+                           "win.credential-files", "win.wifi-keys", "creds.dump-hashes", "win.registry-hive-dump",
+                           "win.ntds-dump"})
+_URL_HOST = re.compile(r"(?i)^\s{0,4}['\"]?[a-z][\w+.-]{0,20}://(?:[^@/\s'\"]{0,200}@)?([^/:?#\s'\"]{1,253})")
+_WEB = pspack.parameters("uri* method* body* headers* infile* outfile* contenttype* form* usebasicparsing"
+                         " credential* websession* sessionvariable* proxy* proxycredential* timeoutsec* useragent*"
+                         " maximumredirection* certificate* certificatethumbprint* passthru resume skiphttperrorcheck"
+                         " skipcertificatecheck authentication* token* to* from* subject* smtpserver* attachments* cc*"
+                         " bcc* port* usessl encoding* priority* deliverynotificationoption* bodyashtml source*"
+                         " destination* transfertype* displayname* description* asynchronous* dynamic", "uri",
+                         "url=uri")
+
+
+_ARCHIVE_OUTPUT = pspack.parameters("path* literalpath* destinationpath* destination* filepath* compressionlevel* update"
+                                    " force passthru append encoding* inputobject* value* notypeinformation whatif"
+                                    " confirm recurse container", "path destinationpath")
+
+
+def _outputs(name: str, argv: list[str]) -> list[str]:
+    """The files a command writes its input or its sources to: archives, copies, encodings, exports."""
+    args = argv[1:]
+    if name in ("compress-archive", "copy-item", "move-item", "out-file", "set-content", "add-content", "export-csv",
+                "export-clixml", "tee-object"):
+        bound = pspack.bind(_view(argv), _ARCHIVE_OUTPUT)
+        if name in ("compress-archive", "copy-item", "move-item"):
+            return pspack.bound_values(bound, "destinationpath", "destination") or bound.get("", [])[:1]
+        return pspack.bound_values(bound, "filepath", "path", "literalpath")
+    operands = [a for a in args if not a.startswith(("-", "/"))]
+    if name in ("copy", "xcopy", "move", "robocopy", "makecab", "esentutl", "expand") and len(operands) > 1:
+        return operands[-1:]
+    if name == "certutil" and len(operands) > 1:
+        return operands[-1:]
+    if name in ("tar", "bsdtar"):
+        for i, arg in enumerate(args):
+            if arg.startswith("-") and not arg.startswith("--") and arg.endswith("f") and i + 1 < len(args):
+                return [args[i + 1]]
+            if arg.startswith("--file="):
+                return [arg[7:]]
+        return []
+    if name in ("7z", "7za", "7zr", "zip", "rar") and operands:
+        return operands[1:2] if name.startswith("7") or name == "rar" else operands[:1]
+    return []
+
+
+def _file_key(path: str) -> str:
+    text = _path(path.strip().strip("'\""))
+    folded = paths.fold(text)
+    return posixpath.normpath(folded).lower() if folded else folded
+
+
+def _secrets(hits: list[Hit]) -> list[Hit]:
+    return [hit for hit in hits if hit.rule.id in _SECRET_RULES]
+
+
+def _destinations(name: str, argv: list[str]) -> list[str] | None:
+    """The hosts a web cmdlet or HTTP tool sends to (lower case), or None when they cannot be told."""
+    if name in netpack.SENDERS:
+        return netpack.destinations(_view(argv))
+    bound = pspack.bind(_view(argv), _WEB)
+    urls = pspack.bound_values(bound, "uri") + ([] if name != "start-bitstransfer" else
+                                                pspack.bound_values(bound, "destination", "source"))
+    hosts = [found.group(1).lower() for found in (_URL_HOST.match(u) for u in urls) if found is not None]
+    return hosts if hosts and name != "send-mailmessage" else None
+
+
+def _received(name: str, argv: list[str]) -> list[str]:
+    """Local paths the command writes what it receives to (`-OutFile`, a BITS download's `-Destination`): naming a
+    secret there is not sending it."""
+    if name not in _NETWORK:
+        return []
+    bound = pspack.bind(_view(argv), _WEB)
+    received = pspack.bound_values(bound, "outfile")
+    if name == "start-bitstransfer" and not any(v.lower() == "upload" for v in pspack.bound_values(bound, "transfertype")):
+        received += pspack.bound_values(bound, "destination")
+    return [paths.fold(p) for p in received]
+
+
+def _leak(secrets: list[Hit], hosts: list[str] | None, received: list[str]) -> str | None:
+    """The first secret sent off the machine: not one only received into a local file, not a token sent to the
+    service that issued it (`$GITHUB_TOKEN` to api.github.com), and nothing at all when every host is this machine."""
+    if hosts and all(_loopback(host) for host in hosts):
+        return None
+    for hit in _secrets(secrets):
+        if hit.rule.id == "creds.read-secret" and paths.fold(hit.detail) in received:
+            continue
+        if hit.rule.id == "creds.secret-variable" and hosts:
+            issuers = reads.issuers(hit.detail.lstrip("$").removeprefix("env:").removeprefix("ENV:").upper())
+            if issuers and all(any(host == d or host.endswith("." + d) for d in issuers) for host in hosts):
+                continue
+        return hit.detail or hit.rule.id
+    return None
+
+
+def _loopback(host: str) -> bool:
+    return host in ("localhost", "127.0.0.1", "::1", "[::1]") or host.startswith("127.")
 
 
 def _endless(statement: powershell.Statement) -> bool:
@@ -1395,10 +1561,23 @@ class _Cmd:
         self.reading.seen.update({basename(command.argv[0]), basename(program)})
         redirects = [Redirect(op, "/dev/null" if target.lower() in ("nul", "nul:") else _path(target))
                      for op, target in command.redirects]
-        upstream = [SimpleCommand([_path(w) for w in stage.argv]) for stage in command.upstream]
+        upstream = [SimpleCommand(["more" if basename(w) == "type" and i == 0 else _path(w) for i, w in enumerate(stage.argv)])
+                    for stage in command.upstream]
         variables = list(dict.fromkeys(command.variables))
+        start = len(self.findings.hits)
         self.analyser.simple(SimpleCommand(argv, redirects=redirects, upstream=upstream, dynamic_name=command.dynamic,
                                            expanded=variables), self.findings, depth)
+        name = basename(program)
+        if name == "type":
+            shown = next((a for a in argv[1:] if not a.startswith("/") and paths.may_be_secret(a)), None)
+            if shown is not None:
+                self.analyser.hit(self.findings, "creds.read-secret", shown)
+        self.reading.account(self.analyser, name, argv[1:])
+        if name in netpack.SENDERS or name in _UPLOADERS:
+            leak = self.reading.sends_file(argv)
+            if leak is not None:
+                self.analyser.hit(self.findings, "net.exfil-secret", leak)
+        self.reading.wrote(name, argv, redirects, _secrets(self.findings.hits[start:]))
         line = launched(basename(program), argv)
         if line:
             read_cmd(self.analyser, line, self.findings, depth + 1)
