@@ -135,6 +135,7 @@ _APPLE_STRING = r'"(?:[^"\\\n]|\\.){0,4000}"'
 _APPLE_TERM = r"(?:quoted\s{1,4}form\s{1,4}of\s{1,4})?" + _APPLE_STRING
 _APPLESCRIPT = re.compile(r"\bdo\s{1,4}shell\s{1,4}script\s{1,4}(" + _APPLE_TERM + r"(?:\s{0,4}&\s{0,4}" + _APPLE_TERM + r"){0,16})")
 _APPLE_PART = re.compile(r"(quoted\s{1,4}form\s{1,4}of\s{1,4})?(" + _APPLE_STRING + r")")
+_SYSTEM2 = re.compile(r"\bsystem2\(\s{0,4}" + _Q + r"\s{0,4},\s{0,4}(?:args\s{0,2}=\s{0,2})?c\(([^()]{0,2000})\)")
 _DENO_ARGV = re.compile(r"new\s{1,4}Deno\.Command\(\s{0,4}" + _Q + r"\s{0,4},\s{0,4}\{[^{}]{0,400}?\bargs\s{0,4}:\s{0,4}\[([^\]]{0,2000})\]")
 
 
@@ -355,6 +356,10 @@ def inspect(code: str) -> Payload:
         found.decoded.extend(_first(m) for m in _EVALUATED.finditer(code))
     if "shell script" in code:
         found.shell.extend(text for m in _APPLESCRIPT.finditer(code) if (text := applescript_text(m.group(1))))
+    if "system2" in code:
+        for match in _SYSTEM2.finditer(code):
+            found.shell.append(" ".join(shlex.quote(part) for part in [_first(match)] + [
+                _first(m) for m in _QUOTED.finditer(match.group(3))]))
     if "Deno" in code:
         for match in _DENO_ARGV.finditer(code):
             found.shell.append(" ".join(shlex.quote(part) for part in [_first(match)] + [

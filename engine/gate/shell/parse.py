@@ -510,8 +510,19 @@ class _Walker:
         decoder.every = every or decoder.every
         if argv and (argv[0] in _SPECIAL or self.defined or self.written):
             self.effects(cmd, depth, nested)
+        if argv and argv[0] == "git" and self.variables:
+            self.config_env(cmd)
         if len(self.script.commands) > own:
             cmd.inner = [c for c in self.script.commands[own:] if c.nested]
+
+    def config_env(self, cmd: SimpleCommand) -> None:
+        """`git --config-env=KEY=NAME` takes KEY's value from the variable NAME: one the script set is put
+        into the command's environment, as if given in front of it."""
+        for arg in cmd.argv[1:]:
+            if arg.startswith("--config-env="):
+                name = arg.rpartition("=")[2]
+                if name in self.variables and name not in cmd.env:
+                    cmd.env[name] = self.variables[name]
 
     def effects(self, cmd: SimpleCommand, depth: int, nested: bool) -> None:
         """What a command means for the rest of the script: files it runs that the script wrote,

@@ -23,7 +23,7 @@ _DQ_ESCAPE = re.compile(r'\\([\\"$`\n])')
 _NAME = re.compile(r"\w+")
 _VARIABLE = re.compile(r"!?([A-Za-z_]\w*)")
 _PARAMETER = re.compile(r"(!?)([A-Za-z_]\w*|\d+|[@*#?$!0-])(?:\[([^\]]{0,40})\])?(.*)", re.S)
-_SUBSTRING = re.compile(r":\s{0,2}(-?\d{1,6})(?::\s{0,2}(-?\d{1,6}))?")
+_SUBSTRING = re.compile(r":\s{0,2}(-?\d{1,6})?(?::\s{0,2}(-?\d{1,6}))?")
 _GROUP = re.compile("\x04([^\x04\x06]*)\x06")
 _SEQUENCE = re.compile(r"(-?\d{1,9})\.\.(-?\d{1,9})(?:\.\.(-?\d{1,9}))?|([A-Za-z])\.\.([A-Za-z])")
 _GLOB_CHARS = re.compile(r"[*?\[]")
@@ -366,7 +366,9 @@ def _operate(value: str | None, operator: str) -> str | None:
         return None
     substring = _SUBSTRING.fullmatch(operator)
     if substring is not None:
-        start = int(substring.group(1))
+        if substring.group(1) is None and substring.group(2) is None:
+            return _UNKNOWN
+        start = int(substring.group(1) or 0)
         length = substring.group(2)
         start = max(0, len(value) + start) if start < 0 else start
         if length is None:
