@@ -47,6 +47,7 @@ class CmdCommand:
     dynamic: bool = False
     variables: list[str] = field(default_factory=list)
     tail: str = ""
+    posix_quoted: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -62,6 +63,31 @@ class _Token:
     quoted: bool = False
     start: int = -1
     end: int = -1
+    posix_quoted: bool = False
+
+
+def posix_single_quoted(line: str) -> set[int]:
+    """Positions a POSIX shell reads inside `'…'` (closed quotes only): cmd.exe gives `'` no meaning, so a
+    `>` there is a redirection to cmd.exe and a character of an awk or sed program to bash."""
+    inside: set[int] = set()
+    if "'" not in line:
+        return inside
+    i, n, double = 0, len(line), False
+    while i < n:
+        ch = line[i]
+        if ch == "\\" and i + 1 < n:
+            i += 2
+            continue
+        if ch == '"':
+            double = not double
+        elif ch == "'" and not double:
+            end = line.find("'", i + 1)
+            if end < 0:
+                break
+            inside.update(range(i + 1, end))
+            i = end
+        i += 1
+    return inside
 
 
 def expand(line: str, assigned: dict[str, str], variables: list[str]) -> str:
@@ -86,6 +112,7 @@ def tokens(line: str) -> list[_Token]:
     in_quotes = False
     start = -1
     i, n = 0, len(line)
+    posix = posix_single_quoted(line) if "'" in line and ("<" in line or ">" in line) else set()
 
     def flush() -> None:
         nonlocal quoted
@@ -121,7 +148,7 @@ def tokens(line: str) -> list[_Token]:
         redirect = re.match(r"[0-9]?>>?(?:&[0-9])?|[0-9]?<(?:&[0-9])?", line[i:i + 4]) if ch in "0123456789<>" else None
         if redirect is not None and (ch in "<>" or not word):
             flush()
-            found.append(_Token(redirect.group(0), op=True))
+            found.append(_Token(redirect.group(0), op=True, posix_quoted=i + redirect.end() - 1 in posix))
             i += redirect.end()
             continue
         if ch in "&|":
@@ -220,11 +247,14 @@ class _Reader:
             return self.command(items[head + 1:], variables)
         words: list[str] = []
         redirects: list[tuple[str, str]] = []
+        posix_quoted: list[int] = []
         i = 0
         while i < len(items):
             item = items[i]
             if item.op and item.text not in "()":
                 target = items[i + 1].text if i + 1 < len(items) and not items[i + 1].op else ""
+                if item.posix_quoted:
+                    posix_quoted.append(len(redirects))
                 redirects.append((item.text, target))
                 i += 2 if target or "&" not in item.text else 1
                 continue
@@ -235,7 +265,8 @@ class _Reader:
         if lower in BUILTINS:
             words = [words[0]] + [part for word in words[1:] for part in _switches(word)]
         dynamic = bool(_UNKNOWN.search(words[0]))
-        command = CmdCommand(words, redirects, dynamic=dynamic, variables=variables, tail=self.tail(items, head))
+        command = CmdCommand(words, redirects, dynamic=dynamic, variables=variables, tail=self.tail(items, head),
+                             posix_quoted=posix_quoted)
         self.add(command)
         return command
 

@@ -108,6 +108,10 @@ _SINKS = frozenset({"remove-item", "clear-content", "clear-item", "remove-itempr
                     "unregister-scheduledtask", "remove-localgroupmember"})
 _BLOCK_RUNNERS = frozenset({"foreach-object", "where-object"})
 _NETWORK = frozenset({"invoke-webrequest", "invoke-restmethod", "send-mailmessage", "start-bitstransfer"})
+# Programs whose script or pattern a POSIX shell hands over in single quotes (`awk '$2 > max'`, `sed -n '/>/p'`): no
+# Windows shell has them, so a `>` inside those quotes is part of the script, as bash reads it, not cmd.exe's redirection.
+_POSIX_SCRIPTED = frozenset("awk gawk mawk nawk busybox sed gsed grep egrep fgrep zgrep rg ag jq yq gojq perl ruby node"
+                            " python python3 php bash sh dash zsh ksh printf xargs find".split())
 # Windows programs that send a local file elsewhere (`bitsadmin /transfer … /upload`, a copy onto another host's share).
 _UPLOADERS = frozenset({"bitsadmin", "copy", "xcopy", "robocopy", "copy-item", "move-item", "move"})
 _LOCATION = {"set-location": "cd", "push-location": "pushd", "pop-location": "popd"}
@@ -318,6 +322,8 @@ def read(analyser: "Analyser", text: str, findings: Findings, depth: int) -> Non
     findings.globs += ps.findings.globs + cmd.findings.globs + bash.globs
     findings.cwd = ps.findings.cwd
     provers = [r for r in (ps, cmd) if r.ok and not r.findings.unknown]
+    if want_bash and _posix_proof(bash, ps, cmd, unparsed):
+        return
     if not provers:
         findings.unknown.extend(dict.fromkeys([*ps.findings.unknown, *cmd.findings.unknown]))
         if not readable:
@@ -336,6 +342,17 @@ def read(analyser: "Analyser", text: str, findings: Findings, depth: int) -> Non
     findings.unknown.extend(name for name in others if basename(name) not in seen
                             and written.get(basename(name)) not in seen and not name.startswith(_NOT_PROGRAMS))
     findings.unknown.extend(lookalikes)
+
+
+def _posix_proof(bash: Findings, ps: Reading, cmd: Reading, unparsed: bool) -> bool:
+    """Plainly POSIX text is proven by the bash reading: bash parses it and proves every command, the Windows
+    readings fire no rule, and all they leave unproven is a program whose script or pattern bash passes in
+    quotes (`awk -F, '$3 > 100' C:/data/x.csv`: cmd.exe would split the awk program at its spaces; the
+    program is the same, only its arguments are garbled, and a garbled script fails before it reads anything)."""
+    if unparsed or bash.hits or bash.unknown or ps.findings.hits or cmd.findings.hits or not (ps.ok or cmd.ok):
+        return False
+    left = [*ps.findings.unknown, *cmd.findings.unknown]
+    return all(basename(name) in _POSIX_SCRIPTED for name in left)
 
 
 def plan(text: str) -> tuple[bool, bool, bool]:
@@ -1559,8 +1576,10 @@ class _Cmd:
             self.analyser.raw(text, self.findings, fallback=False)
             self.script(text, depth + 1)
         self.reading.seen.update({basename(command.argv[0]), basename(program)})
+        scripted = basename(program) in _POSIX_SCRIPTED
         redirects = [Redirect(op, "/dev/null" if target.lower() in ("nul", "nul:") else _path(target))
-                     for op, target in command.redirects]
+                     for index, (op, target) in enumerate(command.redirects)
+                     if not (scripted and index in command.posix_quoted)]
         upstream = [SimpleCommand(["more" if basename(w) == "type" and i == 0 else _path(w) for i, w in enumerate(stage.argv)])
                     for stage in command.upstream]
         variables = list(dict.fromkeys(command.variables))
