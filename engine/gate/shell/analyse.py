@@ -62,6 +62,7 @@ _TCL = frozenset({"expect", "tclsh", "wish", "jimsh"})
 _DECLARING = frozenset({"export", "declare", "typeset", "readonly", "local"})
 _CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3"})
 _SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "autossh", "sshfs", "slogin"})
+_HIDING = escapes.PROGRAMS | _DECLARING | {"tee"}
 PRINTED = "\x00printed"
 """The key, among a command's `files`, of what a compound stage feeding it prints at least."""
 _VERSIONED = re.compile(r"(perl|ruby|php|lua|node)\d[\d.]*")
@@ -294,7 +295,7 @@ class Analyser:
                     if item.level is CATASTROPHIC and match(where):
                         hits.append(Hit(item, " ".join(where.argv)))
                         matched = named = True
-        if cmd.env or cmd.redirects or cmd.name in escapes.PROGRAMS or cmd.name in _DECLARING or cmd.name == "tee":
+        if cmd.env or cmd.name in _HIDING or cmd.redirects and escapes.later_hint(cmd.redirects):
             self.hidden(cmd, findings, depth, stages, files or {})
         handled = self.follow(cmd, findings, depth, via, stages, named, files or {})
         if not matched and not handled:
@@ -314,10 +315,10 @@ class Analyser:
         name = cmd.name
         if name in _DECLARING:
             texts.extend(escapes.variable_commands(escapes.declared(cmd.args), files, cmd.stdin))
-        if cmd.redirects or name == "tee":
+        if name == "tee" or cmd.redirects and escapes.later_hint(cmd.redirects):
             texts.extend(self.runs_later(cmd, stages, files))
         if name in escapes.PROGRAMS:
-            texts.extend(escapes.option_commands(name, cmd.args, cmd.env))
+            texts.extend(escapes.option_commands(name, cmd.args, cmd.env, cmd.text))
             if name in _SSH_CLIENTS:
                 for _option, source in escapes.option_values(cmd.args, {"-F": ""}):
                     text = files.get(source) if source in files else self.fed(cmd, stages, files) if source in STDIN_PATHS else None

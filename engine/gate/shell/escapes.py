@@ -118,10 +118,13 @@ def declared(args: tuple[str, ...]) -> dict[str, str]:
     return found
 
 
-def option_commands(name: str, args: tuple[str, ...], env: dict[str, str]) -> list[str]:
-    """The command lines `name`'s options and settings hand to another program."""
+def option_commands(name: str, args: tuple[str, ...], env: dict[str, str], text: str = "") -> list[str]:
+    """The command lines `name`'s options and settings hand to another program; `text` is the arguments
+    joined, for a first look that skips the walk when no option of interest is there."""
     found: list[str] = []
     if name == "git":
+        if text and "-c" not in text and "--config-env" not in text and "config" not in text and "ext::" not in text:
+            return found
         return git_commands(args, env)
     if name == "less":
         for arg in args:
@@ -130,7 +133,7 @@ def option_commands(name: str, args: tuple[str, ...], env: dict[str, str]) -> li
                 found.append(body[1:])
         return found[:MAX_COMMANDS]
     table = OPTIONS.get(name)
-    if table is None:
+    if table is None or text and not any(option in text for option in table):
         return found
     for option, value in option_values(args, table):
         kind = table[option]
@@ -572,6 +575,18 @@ _LATER_SYSTEM_TABLE = re.compile(r"/etc/(?:crontab|cron\.d/[^/]{1,200})")
 _LATER_USER_TABLE = re.compile(r"/var/spool/cron/(?:crontabs/)?[^/]{1,200}")
 _LATER_UNIT = re.compile(r"(?:~/\.config|/etc|/usr/lib|/lib)/systemd/[^\n]{1,400}\.service|(?:~/\.config|/etc/xdg)/autostart/[^/]{1,200}\.desktop")
 _UNIT_EXEC = re.compile(r"(?m)^\s{0,8}(?:Exec(?:Start(?:Pre|Post)?|Stop(?:Post)?|Reload)?|ExecCondition)\s{0,8}=\s{0,8}[-@:+!]{0,4}(.{1,4000})$")
+
+
+_LATER_HINT = re.compile(r"rc\b|profile|cron|init\.d|hooks/|systemd|autostart|motd|dispatcher|Xsession|log(?:in|out)|zshenv"
+                         r"|xinit|xsession|config\.fish")
+
+
+def later_hint(redirects) -> bool:
+    """A cheap first look: does some redirection target look like a file that something runs later?"""
+    for redirect in redirects:
+        if _LATER_HINT.search(redirect.target) is not None:
+            return True
+    return False
 
 
 def later_commands(path: str, text: str) -> list[str]:
