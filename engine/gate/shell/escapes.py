@@ -578,7 +578,7 @@ _UNIT_EXEC = re.compile(r"(?m)^\s{0,8}(?:Exec(?:Start(?:Pre|Post)?|Stop(?:Post)?
 
 
 _LATER_HINT = re.compile(r"rc\b|profile|cron|init\.d|hooks/|systemd|autostart|motd|dispatcher|Xsession|log(?:in|out)|zshenv"
-                         r"|xinit|xsession|config\.fish")
+                         r"|xinit|xsession|config\.fish|config\b|gitconfig")
 
 
 def later_hint(redirects) -> bool:
@@ -592,7 +592,8 @@ def later_hint(redirects) -> bool:
 def later_commands(path: str, text: str) -> list[str]:
     """The commands a file written with `text` makes something run later: a shell start-up file, a cron
     script or init script (the text is shell code), a cron table (its lines' commands), a systemd unit
-    or autostart entry (its `Exec…=` lines). `path` is folded (`~` for any home)."""
+    or autostart entry (its `Exec…=` lines), a git or ssh configuration (settings that run programs).
+    `path` is folded (`~` for any home)."""
     if _LATER_SCRIPT.fullmatch(path):
         return [text]
     if _LATER_SYSTEM_TABLE.fullmatch(path):
@@ -601,7 +602,38 @@ def later_commands(path: str, text: str) -> list[str]:
         return crontab_commands(text)
     if _LATER_UNIT.fullmatch(path):
         return [match.group(1) for match in _UNIT_EXEC.finditer(text[:MAX_SOURCE])][:MAX_COMMANDS]
+    if _LATER_GIT_CONFIG.fullmatch(path):
+        return git_file_commands(text)
+    if _LATER_SSH_CONFIG.fullmatch(path):
+        return ssh_config_commands(text)
     return []
+
+
+_LATER_GIT_CONFIG = re.compile(r"(?:[^\n]{0,400}/)?\.git/config|(?:[^\n]{0,400}/)?\.gitconfig|~/\.config/git/config|/etc/gitconfig")
+_LATER_SSH_CONFIG = re.compile(r"~/\.ssh/config|/etc/ssh/ssh_config(?:\.d/[^/]{1,200})?")
+_GIT_SECTION = re.compile(r"\[\s{0,8}([\w.-]{1,80})(?:\s{1,8}\"((?:[^\"\\]|\\.){0,200})\")?\s{0,8}\]")
+
+
+def git_file_commands(text: str) -> list[str]:
+    """The command lines a git configuration file's settings run (`[core] pager = …`, `[alias] x = !…`)."""
+    found: list[str] = []
+    section = ""
+    for line in text[:MAX_SOURCE].split("\n")[:MAX_LINES]:
+        line = line.strip()
+        header = _GIT_SECTION.match(line)
+        if header is not None:
+            section = header.group(1) + ("." + header.group(2) if header.group(2) is not None else "")
+            line = line[header.end() :].strip()
+        if not line or line[0] in "#;" or "=" not in line or not section:
+            continue
+        key, _, value = line.partition("=")
+        value = value.strip()
+        if len(value) > 1 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        command = _git_value(section + "." + key.strip(), value)
+        if command is not None:
+            found.append(command)
+    return found[:MAX_COMMANDS]
 
 
 _SSH_CONFIG_LINE = re.compile(r"(?im)^\s{0,16}(proxycommand|localcommand|knownhostscommand|remotecommand)\s{0,8}(?:=|\s)\s{0,8}(.{1,4000})$")

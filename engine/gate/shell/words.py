@@ -27,6 +27,7 @@ _SUBSTRING = re.compile(r":\s{0,2}(-?\d{1,6})?(?::\s{0,2}(-?\d{1,6}))?")
 _GROUP = re.compile("\x04([^\x04\x06]*)\x06")
 _SEQUENCE = re.compile(r"(-?\d{1,9})\.\.(-?\d{1,9})(?:\.\.(-?\d{1,9}))?|([A-Za-z])\.\.([A-Za-z])")
 _GLOB_CHARS = re.compile(r"[*?\[]")
+_NESTED = re.compile(r"\$\{([A-Za-z_]\w{0,60})\}|\$([A-Za-z_]\w{0,60})")
 _BRACE_MARKS = str.maketrans({"{": OPEN, ",": BAR, "}": CLOSE})
 _UNMARK = str.maketrans({OPEN: "{", BAR: ",", CLOSE: "}"})
 _ANSI_C = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.S)
@@ -295,6 +296,8 @@ class WordDecoder:
             self.dynamic = True
             self.expanded.append(name)
         if operator:
+            if "$" in operator:
+                operator = _NESTED.sub(self._nested, operator)
             assigned = value
             value = _operate(value, operator)
             if value is _UNKNOWN:
@@ -305,6 +308,16 @@ class WordDecoder:
         if value is None:
             return self._unknown(inner, raw)
         return value if quoted else self.split(value)
+
+    def _nested(self, match: re.Match[str]) -> str:
+        """A plain `$NAME` inside an operator's word (`${HOME%/$USER}`): the script's value, or a sample."""
+        name = match.group(1) or match.group(2)
+        if name in self.variables:
+            return self.variables[name]
+        if name in SAMPLES:
+            self.sampled = True
+            return SAMPLES[name]
+        return match.group(0)
 
     def _value(self, name: str, subscript: str | None, whole: bool) -> str | None:
         if name == "IFS":
