@@ -16,6 +16,7 @@ import shlex
 MAX_COMMANDS = 16
 MAX_LINES = 256
 MAX_SOURCE = 64_000
+MAX_TCL_READ = 16_000
 
 # Variables whose value is a command line some program runs (pagers, editors, ssh and proxy
 # commands, prompts that expand substitutions); `BASH_ENV` and `ENV` name a file bash or sh sources.
@@ -370,13 +371,16 @@ _SHELLS = frozenset("sh bash zsh dash ksh ash fish tcsh csh".split())
 def tcl_commands(text: str) -> list[str]:
     """Shell command lines a Tcl or expect script starts: `exec` and `spawn` (an argv, with Tcl's
     `|` pipes and redirections), expect's `system` (shell text), `open "|cmd …"`, and what `send`
-    types into a shell it spawned; commands inside `[…]` substitutions, braces and `eval` are read too."""
+    types into a shell it spawned; commands inside `[…]` substitutions, braces and `eval` are read too,
+    reading at most `MAX_TCL_READ` characters in all (nested bodies are read again)."""
     found: list[str] = []
     todo = [text[:MAX_SOURCE]]
     seen = 0
     shell = False
-    while todo and seen < MAX_LINES:
-        source = todo.pop()
+    budget = MAX_TCL_READ
+    while todo and seen < MAX_LINES and budget > 0:
+        source = todo.pop()[:budget]
+        budget -= len(source) + 1
         for words, nested in _tcl_script(source):
             seen += 1
             todo.extend(nested)
