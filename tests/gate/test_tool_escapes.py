@@ -138,6 +138,8 @@ SCRIPTS = [
     "vim -e -s <<< '!rm -rf /'",
     "ex -c '!rm -rf /' -c q notes.txt",
     "less '+!rm -rf /' notes.txt",
+    "less notes.txt <<< '!rm -rf /'",
+    "printf '!rm -rf ~\\nq\\n' | more",
     "echo / | xargs rm -rf",
     "echo -rf / | xargs rm",
     "xargs rm -rf <<< /",

@@ -330,6 +330,10 @@ class Analyser:
                 table = self.crontab(cmd, stages, files)
                 if table is not None:
                     texts.extend(escapes.crontab_commands(table))
+            elif name in escapes.PAGERS:
+                fed = self.fed(cmd, stages, files)
+                if fed is not None and "!" in fed:
+                    texts.extend(line.strip()[1:] for line in fed.split("\n")[:MAX_FOLLOWED] if line.strip().startswith("!"))
             elif name in _CLIENTS:
                 scripts = escapes.client_scripts(name, cmd.args)
                 fed = self.fed(cmd, stages, files)

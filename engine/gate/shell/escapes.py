@@ -65,7 +65,8 @@ OPTIONS: dict[str, dict[str, str]] = {
     "dpkg": {"--pre-invoke": "text", "--post-invoke": "text"},
     "mysql": {"--pager": "text"}, "mariadb": {"--pager": "text"},
 }
-PROGRAMS = frozenset(OPTIONS) | {"git", "less", "make", "gmake", "crontab", "psql", "mysql", "mariadb", "sqlite3"}
+PROGRAMS = frozenset(OPTIONS) | {"git", "less", "more", "make", "gmake", "crontab", "psql", "mysql", "mariadb", "sqlite3"}
+PAGERS = frozenset({"less", "more"})
 
 
 def variable_commands(env: dict[str, str], files: dict[str, str] | None = None,
