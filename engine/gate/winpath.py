@@ -28,7 +28,8 @@ ENVIRONMENT = {
     "driverdata": "C:\\Windows\\System32\\Drivers\\DriverData",
 }
 # PowerShell's automatic variables that name places.
-AUTOMATIC = {"home": PROFILE, "pshome": "C:\\Windows\\System32\\WindowsPowerShell\\v1.0"}
+AUTOMATIC = {"home": PROFILE, "pshome": "C:\\Windows\\System32\\WindowsPowerShell\\v1.0",
+             "profile": PROFILE + "\\Documents\\WindowsPowerShell\\Microsoft.PowerShell_profile.ps1"}
 
 _ROOT_DIRS = frozenset({
     "", "windows", "windows/system32", "windows/syswow64", "windows/sysnative", "windows/winsxs",

@@ -316,8 +316,8 @@ def _process_kill(cmd: Command) -> str | bool:
     named = re.findall(r"(?i)(?:name|caption)\s{0,4}(?:=|-eq|-like|like)\s{0,4}['\"]{0,2}([\w.*%?]{1,100})", text)
     if named:
         return next((name for name in named if vital_process(name)), False)
-    narrowed = re.search(r"(?:^|\s)-(?:f|fi|fil|filt|filte|filter|q|qu|que|quer|query)\b|where-object|\?\s{0,4}\{|\bwhere\b"
-                         r"|processid|handle", text)
+    narrowed = re.search(r"(?:^|\s)-(?:f|fi|fil|filt|filte|filter)\b|where-object|\?\s{0,4}\{|\bwhere\b|processid|handle",
+                         text)
     return "win32_process" if narrowed is None else False
 
 

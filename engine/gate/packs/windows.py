@@ -124,6 +124,9 @@ def security_value(key: str, name: str, data: str) -> bool:
         return True
     if key.endswith("/wdigest") and name == "uselogoncredential" and data in _ON:
         return True
+    if key.endswith("/control/lsa") and (name == "limitblankpassworduse" and data in _OFF
+                                         or name == "everyoneincludesanonymous" and data in _ON):
+        return True
     if key.endswith("policies/system") and name in ("enablelua", "consentpromptbehavioradmin") and data in _OFF:
         return True
     if "image file execution options/" in key and _ACCESSIBILITY.search(key) and name == "debugger":
@@ -914,6 +917,12 @@ RULES = [
          names="rm", tier=IRREVERSIBLE, test=lambda c: bool({"-r", "-R", "--recursive"} & c.flags) and any(
              _WSL_MOUNT.fullmatch(op) and winpath.is_root(_WSL_MOUNT.sub(r"\1:/\2", op)) for op in c.operands),
          examples=["rm -rf /mnt/c/Windows", "wsl rm -rf /mnt/c/Users/bob", "rm -rf /mnt/d/"], counter=["rm -rf /mnt/c/src/build"]),
+    rule("win.wsl-boot-file", CATASTROPHIC, "windows fs", "deletes or moves a file Windows needs to boot through WSL's mount",
+         names="rm mv shred unlink", tier=IRREVERSIBLE, cite=True,
+         test=lambda c: next((op for op in (c.operands if c.name != "mv" else c.operands[:-1])
+                              if _WSL_MOUNT.fullmatch(op) and winpath.is_boot(_WSL_MOUNT.sub(r"\1:/\2", op))), False),
+         examples=["rm -f /mnt/c/bootmgr", "wsl rm /mnt/c/Windows/System32/hal.dll", "mv /mnt/c/Windows/System32/winload.efi /tmp/"],
+         counter=["rm -f /mnt/c/src/boot.log"]),
     rule("win.wsl-admin", DANGEROUS, "windows exec", "installs, removes, imports or shuts down WSL distributions",
          trigger=True, tier=IRREVERSIBLE, examples=["wsl --unregister Ubuntu", "wsl --shutdown"], counter=["wsl --list"]),
     rule("win.fork-bomb", CATASTROPHIC, "windows exec", "a batch fork bomb: starts itself until the machine stops",

@@ -341,10 +341,17 @@ class _Reader:
             root = items[after].text if after < len(options) else ""
         texts = [item.text for item in values]
         if "/f" in options or "/l" in options:
-            for item in values:
-                if item.text.startswith(("'", "`")) and len(item.text) > 1:
-                    self.sequence(tokens(item.text[1:-1]), variables)
-            texts = ["%loop%"]
+            listed = None
+            joined = " ".join(item.text for item in values)
+            if joined[:1] in ("'", "`") and joined[-1:] == joined[:1] and len(joined) > 1:
+                self.sequence(tokens(joined[1:-1]), variables)
+                listed = _dir_listing(joined[1:-1])
+            else:
+                for item in values:
+                    if item.text.startswith(("'", "`")) and len(item.text) > 1:
+                        self.sequence(tokens(item.text[1:-1]), variables)
+            texts = [listed[0]] if listed else ["%loop%"]
+            recursive = recursive or bool(listed and listed[1])
         start = len(self.commands)
         for value in texts[:8] or ["%loop%"]:
             if recursive:
@@ -354,6 +361,20 @@ class _Reader:
                 argv.append(_Token("/s"))
             self.sequence(argv, variables)
         return self.commands[start] if len(self.commands) > start else None
+
+
+def _dir_listing(command: str) -> tuple[str, bool] | None:
+    """`dir /s /b C:\\` in a `for /f` set: every path under the folder it lists (and whether it recurses)."""
+    words = [item.text for item in tokens(command) if not item.op]
+    if not words or words[0].lower() != "dir":
+        return None
+    switches = [w.lower() for w in words[1:] if w.startswith("/")]
+    folders = [w for w in words[1:] if not w.startswith("/")]
+    if "/b" not in switches or len(folders) > 1:
+        return None
+    folder = folders[0] if folders else "."
+    listed = folder if any(ch in folder for ch in "*?") else folder.rstrip("\\/") + "\\*"
+    return listed, "/s" in switches
 
 
 def _closing(items: list[_Token], i: int) -> int:

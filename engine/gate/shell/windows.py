@@ -22,6 +22,7 @@ import base64
 import binascii
 import posixpath
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -105,9 +106,11 @@ _SINKS = frozenset({"remove-item", "clear-content", "clear-item", "remove-itempr
                     "remove-localuser", "remove-aduser", "remove-adcomputer", "format-volume", "clear-disk",
                     "remove-partition", "initialize-disk", "remove-virtualdisk", "clear-eventlog", "remove-eventlog",
                     "disable-netfirewallrule", "remove-netfirewallrule", "set-netfirewallprofile",
-                    "unregister-scheduledtask", "remove-localgroupmember"})
+                    "unregister-scheduledtask", "remove-localgroupmember", "enable-localuser", "disable-localuser",
+                    "set-localuser"})
 _BLOCK_RUNNERS = frozenset({"foreach-object", "where-object"})
-_NETWORK = frozenset({"invoke-webrequest", "invoke-restmethod", "send-mailmessage", "start-bitstransfer"})
+_NETWORK = frozenset({"invoke-webrequest", "invoke-restmethod", "send-mailmessage", "start-bitstransfer",
+                      "resolve-dnsname", "test-connection", "test-netconnection", "send-smtpmessage"})
 # Programs whose script or pattern a POSIX shell hands over in single quotes (`awk '$2 > max'`, `sed -n '/>/p'`): no
 # Windows shell has them, so a `>` inside those quotes is part of the script, as bash reads it, not cmd.exe's redirection.
 _POSIX_SCRIPTED = frozenset("awk gawk mawk nawk busybox sed gsed grep egrep fgrep zgrep rg ag jq yq gojq perl ruby node"
@@ -249,6 +252,31 @@ class Binding:
 
 
 @dataclass(slots=True)
+class Trail:
+    """What the commands of one call left behind for the ones after them, in every reading and at every depth
+    (`cmd /c "set > e.txt" & curl -F f=@e.txt …`): accounts created or switched on, files written from secrets."""
+
+    accounts: set[str] = field(default_factory=set)
+    files: dict[str, str] = field(default_factory=dict)
+
+
+_LOCAL = threading.local()
+
+
+def _trails() -> list[Trail]:
+    """The trails of the calls this thread is reading (one per outermost Windows reading)."""
+    stack = getattr(_LOCAL, "trails", None)
+    if stack is None:
+        stack = _LOCAL.trails = []
+    return stack
+
+
+def _trail() -> Trail:
+    stack = _trails()
+    return stack[-1] if stack else Trail()
+
+
+@dataclass(slots=True)
 class Reading:
     """One reading's findings, the programs it started, and whether it could read all of the text."""
 
@@ -257,8 +285,8 @@ class Reading:
     ok: bool = True
     written: dict[str, str] = field(default_factory=dict)
     evidence: bool = False
-    accounts: set[str] = field(default_factory=set)
-    files: dict[str, str] = field(default_factory=dict)
+    accounts: set[str] = field(default_factory=lambda: _trail().accounts)
+    files: dict[str, str] = field(default_factory=lambda: _trail().files)
 
     def wrote(self, name: str, argv: list[str], redirects: list[Redirect], held: list[Hit]) -> None:
         """A command that had secret material in hand wrote files (an archive, a copy, an encoded dump, a
@@ -299,13 +327,25 @@ def read(analyser: "Analyser", text: str, findings: Findings, depth: int) -> Non
     program another reading would start is one it proved; a cmd.exe reading of text that is
     plainly PowerShell (and the other way round) starts nothing worth waiting for.
     """
+    stack = _trails()
+    outermost = not stack
+    if outermost:
+        stack.append(Trail())
+    try:
+        _read(analyser, text, findings, depth)
+    finally:
+        if outermost:
+            stack.pop()
+
+
+def _read(analyser: "Analyser", text: str, findings: Findings, depth: int) -> None:
     want_ps, want_cmd, want_bash = plan(text)
     ps = Reading(Findings(cwd=findings.cwd))
     if want_ps:
         ps.ok = _PowerShell(analyser, ps).script(text, depth)
     cmd = Reading(Findings(cwd=findings.cwd))
     if want_cmd:
-        cmd.ok = _Cmd(analyser, cmd).script(text, depth)
+        cmd.ok = _Cmd(analyser, cmd, cmdlets_read=want_ps and ps.ok).script(text, depth)
         cmd.evidence = _CMD_EVIDENCE.search(text) is not None
     if not want_ps:
         ps.ok, ps.findings.unknown = cmd.ok, list(cmd.findings.unknown)
@@ -702,6 +742,8 @@ class _PowerShell:
             sc, name = built
             if index == 0:
                 source = _subject(name, sc.argv[1:], self.findings.cwd)
+            elif name == "where-object" and source is not None:
+                source = _narrowed(source, sc.argv[1:])
             elif name not in _PASSES and source is not None and name not in _BLOCK_RUNNERS:
                 source = None
             stages.append(sc)
@@ -762,12 +804,22 @@ class _PowerShell:
             inner["_"] = inner["psitem"] = source
         start = len(self.findings.hits)
         native = _CMDLET.fullmatch(name) is None and name not in pspack.READ_ONLY and name not in FOLLOWS
+        fed = name in _BLOCK_RUNNERS and bool(upstream)
+        saved = {key: self.tainted.get(key) for key in ("_", "psitem")}
+        if fed:
+            self.tainted["_"] = self.tainted["psitem"] = upstream
         for index, w in enumerate(words):
             self.tainted_read(w.variables)
             if native and w.block:
                 argv[index] = w.code[0] if w.code else ""
                 continue
             self.code(w.code, depth, inner)
+        if fed:
+            for key, held in saved.items():
+                if held is None:
+                    self.tainted.pop(key, None)
+                else:
+                    self.tainted[key] = held
         coded = len(self.findings.hits)
         if name in ("set-alias", "new-alias") and len(argv) >= 3:
             values = [a for a in argv[1:] if not a.startswith("-")]
@@ -791,7 +843,7 @@ class _PowerShell:
         line = launched(name, argv)
         if line:
             read_cmd(self.analyser, line, self.findings, depth + 1)
-        if name in _NETWORK or name in netpack.SENDERS or name in _UPLOADERS:
+        if name in _NETWORK or name in netpack.SENDERS or _uploads(name, argv):
             sent = self.findings.hits[start:] if name in _NETWORK else self.findings.hits[start:coded]
             leak = _leak([*upstream, *sent], _destinations(name, argv), _received(name, argv)) or \
                 self.reading.sends_file(argv)
@@ -842,6 +894,8 @@ class _PowerShell:
             bound = scope.get(name) or self.variables.get(name)
             if bound is not None:
                 return bound
+            if name == "pwd":
+                return self.valued("get-location", [])
         parts = _concatenated(text)
         if len(parts) > 1:
             values = [self.literal(part, scope, nesting + 1) for part in parts]
@@ -953,7 +1007,9 @@ class _PowerShell:
                 return None
             name = found.group(1).lower()
             base = scope.get(name) or self.variables.get(name)
-            if base is None:
+            if base is None and name == "pwd":
+                base = self.valued("get-location", [])
+            elif base is None:
                 value = powershell.place_value(name)
                 base = Binding([_path(value)]) if value is not None else None
             at = found.end()
@@ -1016,6 +1072,9 @@ class _PowerShell:
             elif method == "currentdirectory":
                 return self.valued("get-location", [])
         elif kind == "io.driveinfo" and method == "getdrives":
+            return Binding(["C:/"], source="drive")
+        elif kind == "io.path" and method == "getpathroot" and values and values[0] is not None and \
+                values[0].source == "location":
             return Binding(["C:/"], source="drive")
         elif kind == "io.path" and first is not None:
             if method == "combine" and None not in texts:
@@ -1355,6 +1414,23 @@ def _subject(name: str, args: list[str], cwd: str | None) -> Binding | None:
     return Binding(values, recursive, name + " " + " ".join(args).lower())
 
 
+_NAME_TEST = re.compile(r"(?i)(?:\$_\.|\$psitem\.|^|\s)(?:name|processname|servicename)\s{1,8}-[ic]?(?:eq|like|match)\s{1,8}"
+                        r"['\"]?([\w.*?-]{1,100})")
+
+
+def _narrowed(source: Binding, args: list[str]) -> Binding:
+    """Processes or services that `Where-Object` keeps when it tests their name against one value
+    (`? { $_.Name -eq 'notepad' }`); any other test (or an `-or`) may keep them all."""
+    if not source.source.startswith(("get-process", "get-service", "get-wmiobject", "get-ciminstance")):
+        return source
+    text = " ".join(args)
+    found = _NAME_TEST.search(text)
+    if found is None or re.search(r"(?i)-x?or\b|-not\b|!", text) is not None:
+        return source
+    value = found.group(1)
+    return Binding([value], source.recursive, f"{source.source} -filter name='{value}'")
+
+
 def _has_target(argv: list[str]) -> bool:
     """The command names what it acts on itself (a positional value or a path, name or id parameter)."""
     skip = False
@@ -1427,6 +1503,15 @@ def _file_key(path: str) -> str:
     text = _path(path.strip().strip("'\""))
     folded = paths.fold(text)
     return posixpath.normpath(folded).lower() if folded else folded
+
+
+def _uploads(name: str, argv: list[str]) -> bool:
+    """A Windows tool sending a local file elsewhere: a BITS upload, a copy onto another computer's share."""
+    if name not in _UPLOADERS:
+        return False
+    if name == "bitsadmin":
+        return any(a.lower() == "/upload" for a in argv[1:])
+    return any(winpack.remote_share(a) for a in argv[1:])
 
 
 def _secrets(hits: list[Hit]) -> list[Hit]:
@@ -1532,11 +1617,14 @@ def _opening(text: str, close_at: int) -> int | None:
 class _Cmd:
     """One cmd.exe reading: commands for the analyser, with the paths cmd would pass."""
 
-    def __init__(self, analyser: "Analyser", reading: Reading) -> None:
+    def __init__(self, analyser: "Analyser", reading: Reading, cmdlets_read: bool = False) -> None:
+        """`cmdlets_read`: the PowerShell reading read the whole text, so a cmdlet name here (which cmd.exe
+        cannot run: no program has it) is left to that reading rather than rated on cmd.exe's split of its words."""
         self.analyser = analyser
         self.reading = reading
         self.findings = reading.findings
         self.written: dict[str, list[str]] = {}
+        self.cmdlets_read = cmdlets_read
 
     def script(self, text: str, depth: int) -> bool:
         from engine.gate.shell.analyse import MAX_DEPTH
@@ -1557,6 +1645,9 @@ class _Cmd:
             self.findings.unknown.append(argv[0])
             return
         name = argv[0].lower()
+        if self.cmdlets_read and not command.dynamic and _CMDLET.fullmatch(name) is not None:
+            self.findings.unknown.append(argv[0])
+            return
         if name in ("cd", "chdir", "pushd"):
             argv = ["cd" if name == "chdir" else name] + [a for a in argv[1:] if a.lower() != "/d"]
         elif name == "start":
@@ -1592,7 +1683,7 @@ class _Cmd:
             if shown is not None:
                 self.analyser.hit(self.findings, "creds.read-secret", shown)
         self.reading.account(self.analyser, name, argv[1:])
-        if name in netpack.SENDERS or name in _UPLOADERS:
+        if name in netpack.SENDERS or _uploads(name, argv):
             leak = self.reading.sends_file(argv)
             if leak is not None:
                 self.analyser.hit(self.findings, "net.exfil-secret", leak)
