@@ -204,7 +204,7 @@ def _bytes(text: str) -> bytes:
 
 
 def _decompress(kind: str, text: str) -> str | None:
-    """gzip (or zlib), xz (or lzma) and bzip2 data decompressed, at most `MAX_TEXT` bytes of it."""
+    """gzip (or zlib), xz (or lzma) and bzip2 data decompressed; None past `MAX_TEXT` bytes of output."""
     data = _bytes(text)
     try:
         if kind == "gzip":
@@ -215,7 +215,7 @@ def _decompress(kind: str, text: str) -> str | None:
             out = bz2.BZ2Decompressor().decompress(data, MAX_TEXT)
     except (zlib.error, lzma.LZMAError, OSError, EOFError, ValueError):
         return None
-    return _text(out)
+    return _text(out) if len(out) < MAX_TEXT else None
 
 
 def _compression(name: str, args: list[str]) -> str | None:
@@ -458,9 +458,9 @@ def awk(args: list[str], text: str | None) -> str | None:
     if begin and _awk_block(begin, bound, None, out) is None:
         return None
     if main:
-        if text is None:
+        if text is None or text.count("\n") > 64:
             return None
-        for line in text.split("\n")[:64]:
+        for line in text.split("\n"):
             if line and _awk_block(main, bound, line, out) is None:
                 return None
     return "".join(out)
@@ -489,7 +489,8 @@ def _awk_block(block: str, bound: dict[str, str], record: str | None, out: list[
 
 def sed(args: list[str], text: str) -> str | None:
     """What a sed script of only `s///` and `y///` commands makes of `text` (with `-n`, only the lines its
-    `p` flags print); None for any other script or option."""
+    `p` flags print); None for any other script or option, and for input over 16 lines or 256 characters
+    a line (the substitution reads no more, and a partial output must not pass for the whole)."""
     scripts: list[str] = []
     extended = quiet = False
     i = 0
@@ -512,7 +513,9 @@ def sed(args: list[str], text: str) -> str | None:
         else:
             return None
         i += 1
-    lines = [line for line in text.split("\n")[:16] if line]
+    lines = [line for line in text.split("\n") if line]
+    if len(lines) > 16 or any(len(line) > 256 for line in lines):
+        return None
     printed: list[str] = []
     for script in scripts[:4]:
         rest = script

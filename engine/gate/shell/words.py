@@ -446,8 +446,11 @@ _PATTERN_PART = re.compile(r"\\(.)|(\*)|(\?)|(\[!?\^?\]?[^\]]{0,60}\])|(.)", re.
 
 def _pattern(pattern: str, greedy: bool, reverse: bool = False) -> re.Pattern[str] | None:
     """A bash pattern as a regular expression matched from the start (`*` crosses `/` here); None past
-    `MAX_PATTERN_STARS` stars, which could make the match slow. `reverse` builds the pattern of the
-    reversed text, so a suffix can be matched as a prefix."""
+    `MAX_PATTERN_STARS` stars, which could make the match slow, and for character classes (`[[:upper:]]`)
+    and extended globs, which it does not translate. `reverse` builds the pattern of the reversed
+    text, so a suffix can be matched as a prefix."""
+    if "[:" in pattern or "[=" in pattern or "[." in pattern or "(" in pattern:
+        return None
     parts: list[str] = []
     stars = 0
     for match in _PATTERN_PART.finditer(pattern):
