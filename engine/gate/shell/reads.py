@@ -30,10 +30,9 @@ from engine.gate.shell.parse import parse
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command, basename
 
-NAMES_ONLY = frozenset(  # they print names, sizes, counts or digests, never what a file says
+NAMES_ONLY = frozenset(
     "ls dir vdir tree stat du find test [ [[ echo printf basename dirname realpath readlink cd pushd popd"
-    " which whereis type true false : pwd whoami id uname nproc wc md5sum sha1sum sha224sum sha256sum"
-    " sha384sum sha512sum b2sum cksum sum shasum md5".split()
+    " which whereis type true false : pwd whoami id uname nproc".split()
     + "get-childitem get-item get-acl test-path resolve-path split-path join-path convert-path where".split()
 )
 _PATTERN_FIRST = frozenset("grep egrep fgrep rg ag ack sed gsed awk gawk mawk nawk jq yq look".split())
