@@ -587,3 +587,284 @@ def test_powershell_rewordings_stay_catastrophic(shell, command: str) -> None:
 def test_cmd_rewordings_stay_catastrophic(shell, command: str) -> None:
     verdict = shell(command)
     assert verdict.level is Level.CATASTROPHIC, (command, verdict)
+
+
+# Paths PowerShell builds from literals and known roots are evaluated before the rules see them.
+PATH_EXPRESSIONS = [
+    "Remove-Item -Recurse -Force (Join-Path $env:SystemDrive 'Windows')",
+    "Remove-Item (Join-Path -Path $env:SystemDrive -ChildPath 'Program Files') -Recurse -Force",
+    "rm -r -fo (Join-Path C:\\ Windows)",
+    "Remove-Item -Recurse -Force ([Environment]::GetFolderPath('UserProfile'))",
+    "Remove-Item -Recurse -Force ([System.Environment]::GetFolderPath(\"ProgramFiles\"))",
+    "Remove-Item -Recurse -Force ([Environment]::GetFolderPath([System.Environment+SpecialFolder]::UserProfile))",
+    "Remove-Item -Recurse -Force ([Environment]::GetEnvironmentVariable('SystemRoot'))",
+    "Remove-Item -Recurse -Force ([Environment]::ExpandEnvironmentVariables('%SystemRoot%'))",
+    "Remove-Item -Recurse -Force ([Environment]::SystemDirectory)",
+    "Remove-Item -Recurse -Force ([IO.Path]::Combine($env:SystemDrive + '\\', 'Users'))",
+    "Remove-Item -Recurse -Force ([System.IO.Path]::Combine('C:\\', 'Windows'))",
+    "Remove-Item -LiteralPath ([IO.Path]::GetPathRoot($env:windir)) -Recurse -Force",
+    "Remove-Item -Recurse -Force (Resolve-Path ~).Path",
+    "Remove-Item -Recurse -Force (Get-Item C:\\).FullName",
+    "Remove-Item (Get-Item $env:USERPROFILE).Parent.FullName -Recurse -Force",
+    "Remove-Item ([IO.DirectoryInfo]$HOME).FullName -Recurse -Force",
+    "Remove-Item (New-Object IO.DirectoryInfo $HOME).FullName -Recurse -Force",
+    "Remove-Item -Recurse -Force -Path (Get-PSDrive C).Root",
+    "Remove-Item -Recurse -Force (Get-Location).Drive.Root",
+    "Remove-Item -Recurse -Force (Split-Path $env:SystemRoot -Qualifier)",
+    "Remove-Item -Recurse -Force (Split-Path $HOME)",
+    "Remove-Item -Recurse -Force (Split-Path -Path $env:windir -Parent)",
+    "Remove-Item -Recurse -Force \"$($env:SystemDrive)\\\"",
+    "Remove-Item ('{0}\\{1}' -f $env:SystemDrive, 'Users') -Recurse -Force",
+    "Remove-Item -Recurse -Force ($HOME + '\\..')",
+    "Remove-Item -Recurse -Force $PROFILE\\..\\..\\..",
+    "Remove-Item -Path \"${env:ProgramFiles(x86)}\" -Recurse -Force",
+    "$p = Join-Path $env:SystemDrive 'Windows'; Remove-Item $p -Recurse -Force",
+    "$d = [Environment]::GetFolderPath('UserProfile'); Remove-Item -Path $d -Recurse -Force",
+    "$root = [IO.Path]::GetPathRoot($PWD); Remove-Item \"$root*\" -Recurse -Force",
+    "$d = (Resolve-Path \"$env:SystemDrive\\Users\").Path; Remove-Item $d -Recurse -Force",
+    "[IO.Directory]::Delete((Join-Path $env:SystemDrive 'Users'), $true)",
+    "$p = [IO.Path]::Combine([Environment]::GetFolderPath('Windows'), 'System32'); [IO.Directory]::Delete($p, $true)",
+    "Get-ChildItem -Path ([Environment]::GetFolderPath('UserProfile')) -Recurse | Remove-Item -Force -Recurse",
+]
+# Built paths that are not a root: a profile's own folders, the workspace, a temporary folder.
+PATH_EXPRESSIONS_DANGEROUS = [
+    "Remove-Item -Recurse -Force (Join-Path $HOME 'projects\\build')",
+    "Remove-Item -Recurse -Force (Join-Path $HOME Documents)",
+    "Remove-Item -Recurse -Force ([Environment]::GetFolderPath('MyDocuments'))",
+    "Remove-Item -Recurse -Force \"$HOME\\Documents\"",
+    "Remove-Item -Recurse -Force (Join-Path $env:TEMP 'cache')",
+    "Remove-Item -Recurse -Force ($env:TEMP + '\\x')",
+    "Remove-Item -Recurse -Force (Get-Location).Path",
+    "Remove-Item -Recurse -Force (Split-Path $HOME -Leaf)",
+]
+
+# Everything under a root or a profile deleted item by item, in a pipeline or a loop.
+PER_ITEM_DELETES = [
+    "Get-ChildItem $env:USERPROFILE -Recurse -File | ForEach-Object { [IO.File]::Delete($_.FullName) }",
+    "Get-ChildItem C:\\ -Recurse -File | ForEach-Object { [System.IO.File]::Delete($_.FullName) }",
+    "gci $HOME -r | % { Remove-Item $_ -Force }",
+    "Get-ChildItem -Path C:\\Users -Recurse -Force | ForEach-Object { Remove-Item -LiteralPath $_.FullName -Force }",
+    "foreach ($f in gci C:\\ -r) { del $f.FullName }",
+    "gci -r C:\\ | foreach { $_.Delete() }",
+    "Get-ChildItem C:\\ -Directory | ForEach-Object { Remove-Item $_.FullName -Recurse -Force }",
+    "(Get-ChildItem C:\\ -Recurse -File).Delete()",
+    "[IO.Directory]::GetFiles('C:\\', '*', 'AllDirectories') | ForEach-Object { [IO.File]::Delete($_) }",
+    "$files = [IO.Directory]::EnumerateFiles('C:\\Users', '*', [IO.SearchOption]::AllDirectories); "
+    "foreach ($f in $files) { [IO.File]::Delete($f) }",
+    "[IO.Directory]::EnumerateFileSystemEntries($HOME, '*', 'AllDirectories') | ForEach-Object { Remove-Item $_ -Force }",
+    "Get-ChildItem C:\\ -Recurse -File | % FullName | % { Remove-Item $_ }",
+    "Get-ChildItem C:\\ -Recurse | Select-Object -ExpandProperty FullName | Remove-Item -Force",
+    "Get-ChildItem -Path C:\\ -Include *.* -Recurse | Remove-Item",
+    "cmd /c for /r C:\\ %f in (*) do del \"%f\"",
+    "for /r %USERPROFILE% %f in (*) do del /q \"%f\"",
+    "for /f \"delims=\" %i in ('dir /s /b C:\\') do del /f /q \"%i\"",
+    "for /f \"delims=\" %%i in ('dir /s /b /a-d \"%USERPROFILE%\"') do del /f /q \"%%i\"",
+    "for /d /r C:\\ %d in (*) do rd /s /q \"%d\"",
+    "forfiles /p C:\\ /s /c \"cmd /c del @path\"",
+    "forfiles /p \"%USERPROFILE%\" /s /c \"cmd /c del /f /q @path\"",
+]
+PER_ITEM_DELETES_DANGEROUS = [
+    "Get-ChildItem .\\build -Recurse -File | ForEach-Object { [IO.File]::Delete($_.FullName) }",
+    "Get-ChildItem C:\\ -Recurse -Filter *.tmp | ForEach-Object { Remove-Item $_.FullName }",
+    "gci $HOME -r -Include *.log | % { ri $_ }",
+    "forfiles /p C:\\logs /s /m *.log /d -30 /c \"cmd /c del @path\"",
+    "for /r C:\\ %f in (*.tmp) do del \"%f\"",
+    "for /f \"delims=\" %i in ('dir /s /b C:\\logs\\*.log') do del \"%i\"",
+]
+
+# Killing every process or one Windows cannot run without crashes or reboots the machine.
+KILL_EVERYTHING = [
+    "Stop-Process -Id (Get-Process).Id -Force",
+    "Stop-Process -InputObject (Get-Process) -Force",
+    "kill -Id (ps).Id -Force",
+    "Get-Process | ForEach-Object { $_.Kill() }",
+    "(Get-Process).Kill()",
+    "Get-Process | % { Stop-Process $_.Id -Force }",
+    "Get-Process | Where-Object { $_.Id -ne $PID } | Stop-Process -Force",
+    "Stop-Process -Name csrss -Force",
+    "Stop-Process -Name lsass,csrss -Force",
+    "Get-Process svchost | Stop-Process -Force",
+    "wmic process delete",
+    "wmic process where \"name like '%'\" delete",
+    "wmic process where \"processid > 0\" call terminate",
+    "wmic process where \"name!='explorer.exe'\" delete",
+    "wmic process where name=\"lsass.exe\" delete",
+    "taskkill /f /fi \"STATUS eq RUNNING\"",
+    "taskkill /f /fi \"PID gt 0\"",
+    "taskkill /F /FI \"USERNAME eq NT AUTHORITY\\SYSTEM\"",
+    "taskkill /f /im csrss.exe",
+    "taskkill /f /im wininit.exe",
+    "taskkill /F /IM svchost.exe",
+    "taskkill /f /im winlogon.exe",
+    "pskill -t winlogon",
+    "Get-CimInstance Win32_Process | Remove-CimInstance",
+    "Get-CimInstance Win32_Process | Invoke-CimMethod -MethodName Terminate",
+    "Invoke-CimMethod -Query \"SELECT * FROM Win32_Process\" -MethodName Terminate",
+    "Get-WmiObject Win32_Process | ForEach-Object { $_.Terminate() }",
+    "Get-WmiObject -Class Win32_Process | Where-Object { $_.Name -ne 'powershell.exe' } | ForEach-Object { $_.Terminate() }",
+]
+KILL_DANGEROUS = [
+    "Stop-Computer -Force",
+    "Restart-Computer -Force",
+    "taskkill /f /im notepad.exe",
+    "taskkill /f /t /im explorer.exe",
+    "taskkill /f /fi \"IMAGENAME eq chrome.exe\"",
+    "taskkill /f /fi \"STATUS eq NOT RESPONDING\"",
+    "Stop-Process -Name notepad -Force",
+    "Get-Process chrome | Stop-Process",
+    "wmic process where name=\"notepad.exe\" delete",
+    "Get-Process | Where-Object { $_.Name -eq 'notepad' } | ForEach-Object { $_.Kill() }",
+    "Invoke-CimMethod -Query \"SELECT * FROM Win32_Process WHERE Name='notepad.exe'\" -MethodName Terminate",
+    "Get-CimInstance Win32_Process -Filter \"Name='notepad.exe'\" | Remove-CimInstance",
+]
+
+# Files Windows cannot boot without, deleted, renamed, moved or overwritten by any tool.
+BOOT_FILES = [
+    "del /f /a C:\\bootmgr",
+    "del /f /q /a:h C:\\bootmgr",
+    "cmd /c del /f /q /a %SystemDrive%\\bootmgr",
+    "Remove-Item C:\\bootmgr -Force",
+    "rd /s /q C:\\Boot",
+    "Remove-Item -Path C:\\Boot -Recurse -Force",
+    "Remove-Item -Recurse -Force C:\\EFI",
+    "rd /s /q S:\\EFI\\Microsoft\\Boot",
+    "mountvol S: /S & rd /s /q S:\\EFI",
+    "Remove-Item -Recurse -Force $env:SystemDrive\\EFI\\Microsoft\\Boot",
+    "del C:\\Windows\\System32\\winload.exe",
+    "del /f C:\\Windows\\System32\\winload.efi",
+    "Remove-Item -Path \"$env:windir\\System32\\winload.efi\" -Force",
+    "ri $env:SystemRoot\\System32\\winload.exe -fo",
+    "Remove-Item C:\\Windows\\System32\\ntoskrnl.exe -Force",
+    "[IO.File]::Delete('C:\\Windows\\System32\\ntoskrnl.exe')",
+    "del /f /q C:\\Windows\\System32\\hal.dll",
+    "erase %SystemRoot%\\System32\\hal.dll",
+    "takeown /f C:\\Windows\\System32\\hal.dll && icacls C:\\Windows\\System32\\hal.dll /grant administrators:F "
+    "&& del C:\\Windows\\System32\\hal.dll",
+    "Remove-Item C:\\Windows\\System32\\config\\SYSTEM -Force",
+    "Remove-Item $env:SystemRoot\\System32\\config\\SAM,$env:SystemRoot\\System32\\config\\SYSTEM -Force",
+    "del /f /q C:\\Windows\\System32\\config\\SAM",
+    "rd /s /q %SystemRoot%\\System32\\config",
+    "ren C:\\bootmgr bootmgr.bak",
+    "ren %windir%\\System32\\config\\SYSTEM SYSTEM.bak",
+    "Rename-Item C:\\Windows\\System32\\winload.exe winload.old",
+    "move C:\\Windows\\System32\\ntoskrnl.exe C:\\temp\\",
+    "Move-Item -Path C:\\Windows\\System32\\ntoskrnl.exe -Destination C:\\temp -Force",
+    "[IO.File]::Move('C:\\bootmgr', 'C:\\bootmgr.old')",
+    "echo. > C:\\Windows\\System32\\drivers\\ntfs.sys",
+    "Set-Content -Path C:\\bootmgr -Value $null",
+    "Clear-Content C:\\Windows\\System32\\config\\SOFTWARE",
+    "copy /y evil.dll C:\\Windows\\System32\\hal.dll",
+    "cd C:\\ & del /f /a bootmgr",
+    "Set-Location C:\\Windows\\System32; Remove-Item hal.dll -Force",
+    "rm -f /mnt/c/bootmgr",
+]
+BOOT_FILES_DANGEROUS = [
+    "del C:\\Windows\\System32\\drivers\\etc\\hosts.bak",
+    "Remove-Item C:\\Windows\\Temp\\boot.log",
+    "copy C:\\bootmgr D:\\backup\\bootmgr",
+    "Remove-Item C:\\bootmgr -WhatIf -Force",
+    "rd /s /q build\\boot",
+]
+
+# The OS's security lost to anyone: administrators anyone can be, built-in accounts without a
+# password, an account created and made an administrator at once, UAC and blank-password limits off.
+SECURITY_LOST = [
+    "net localgroup administrators guest /add",
+    "net localgroup administrators /add everyone",
+    "net localgroup \"Administrators\" \"Guest\" /add",
+    "net localgroup administrators \"NT AUTHORITY\\Authenticated Users\" /add",
+    "Add-LocalGroupMember -Group Administrators -Member Guest",
+    "Add-LocalGroupMember -Group Administrators -Member \"NT AUTHORITY\\Authenticated Users\"",
+    "Add-LocalGroupMember -SID S-1-5-32-544 -Member Everyone",
+    "net user Administrator \"\"",
+    "net user administrator \"\" /active:yes",
+    "net user administrator /active:yes",
+    "Enable-LocalUser -Name \"Administrator\"",
+    "Get-LocalUser -Name Administrator | Enable-LocalUser",
+    "Set-LocalUser -Name Administrator -Password (ConvertTo-SecureString '' -AsPlainText -Force)",
+    "net user hacker P@ssw0rd /add && net localgroup administrators hacker /add",
+    "net user backdoor Passw0rd! /add /y && net localgroup Administrators backdoor /add /y",
+    "net user guest /active:yes && net localgroup administrators guest /add",
+    "New-LocalUser -Name \"svc\" -Password (ConvertTo-SecureString \"P@ss\" -AsPlainText -Force); "
+    "Add-LocalGroupMember -Group \"Administrators\" -Member \"svc\"",
+    "reg add HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System /v EnableLUA /t REG_DWORD /d 0 /f",
+    "New-ItemProperty -Path HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System -Name EnableLUA -Value 0"
+    " -PropertyType DWord -Force",
+    "Set-ItemProperty HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System -Name ConsentPromptBehaviorAdmin"
+    " -Value 0",
+    "reg add HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa /v LimitBlankPasswordUse /t REG_DWORD /d 0 /f",
+]
+# A person decides: a named account made an administrator, Guest switched on without rights, RDP opened.
+SECURITY_CHANGED = [
+    "net localgroup administrators eve /add",
+    "Add-LocalGroupMember -Group Administrators -Member eve",
+    "net localgroup \"Remote Desktop Users\" eve /add",
+    "net user bob P@ssw0rd /add && net localgroup users bob /add",
+    "net user guest /active:yes",
+    "Enable-LocalUser -Name Guest",
+    "net user administrator Password123!",
+    "reg add \"HKLM\\SYSTEM\\CurrentControlSet\\Control\\Terminal Server\" /v fDenyTSConnections /t REG_DWORD /d 0 /f",
+    "reg add \"HKLM\\SYSTEM\\CurrentControlSet\\Control\\Terminal Server\\WinStations\\RDP-Tcp\" /v UserAuthentication"
+    " /t REG_DWORD /d 0 /f",
+]
+
+
+@pytest.mark.parametrize("command", PATH_EXPRESSIONS + PER_ITEM_DELETES + KILL_EVERYTHING + BOOT_FILES + SECURITY_LOST)
+def test_windows_class_is_catastrophic(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.CATASTROPHIC, verdict
+
+
+@pytest.mark.parametrize("command", PATH_EXPRESSIONS_DANGEROUS + PER_ITEM_DELETES_DANGEROUS + KILL_DANGEROUS
+                         + BOOT_FILES_DANGEROUS + SECURITY_CHANGED)
+def test_windows_neighbour_is_dangerous(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.DANGEROUS, verdict
+
+
+def test_path_expression_reason_names_the_evaluated_root(shell) -> None:
+    verdict = shell("Remove-Item -Recurse -Force ([IO.Path]::Combine([Environment]::GetFolderPath('Windows'), 'System32'))")
+    assert "ps.delete-root" in verdict.rules
+    assert "c:/windows/system32" in verdict.reason.lower()
+
+
+def test_backdoor_needs_the_same_account(shell) -> None:
+    assert "win.admin-backdoor" in shell("net user x P /add & net localgroup administrators x /add").rules
+    assert shell("net user x P /add & net localgroup administrators y /add").level is Level.DANGEROUS
+
+
+# A `>` inside POSIX single quotes belongs to the awk, sed or grep script; the text still looks like Windows.
+POSIX_SCRIPTS_SAFE = [
+    "awk '{ if ($2 > max) max = $2 } END { print max }' C:/data/scores.txt",
+    "awk '{ if ($2 > max) max = $2 } END { print max }' %USERPROFILE%/scores.txt",
+    "awk '{ print $1 > \"/dev/stderr\" }' C:/logs/app.log",
+    "awk -F, '$3 > 100 { print $1 }' C:/data/sales.csv",
+    "echo %PATH% | awk -F';' '{ for (i = 1; i <= NF; i++) if (length($i) > 3) print $i }'",
+    "grep -c 'a > b' C:/src/notes.txt",
+    "sed -n '/>/p' C:/src/page.html",
+    "awk '$2 > 5' C:/data/x.txt && wc -l C:/data/x.txt",
+    "cat C:/data/x.txt | awk '{ if ($1 > 0) print }'",
+]
+# Real writes stay writes, in either shell's reading.
+POSIX_SCRIPTS_WRITE = [
+    "awk '{ print $1 }' C:/data/x.txt > C:/out/y.txt",
+    "awk '{ print > \"C:/out/\" $1 \".txt\" }' C:/data/x.txt",
+    "echo 'a > b' > C:/out/y.txt",
+    "echo 'a > b' & dir C:\\",
+    "findstr 'a > b' C:\\data\\x.txt",
+    "type C:\\data\\x.txt > y.txt",
+    "cmd /c \"type a.txt > b.txt\"",
+    "awk '{ print }' C:/data/x.txt '>' out.txt & del C:\\data\\x.txt",
+]
+
+
+@pytest.mark.parametrize("command", POSIX_SCRIPTS_SAFE)
+def test_posix_script_quotes_are_not_cmd_redirections(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.SAFE, verdict
+
+
+@pytest.mark.parametrize("command", POSIX_SCRIPTS_WRITE)
+def test_windows_writes_next_to_posix_scripts_stay(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.DANGEROUS, verdict

@@ -8,9 +8,15 @@ system hives (HKLM\\SYSTEM, SAM, SECURITY, BCD, the core of HKLM\\SOFTWARE); del
 entries or turning off recovery; deleting shadow copies and backup catalogs; deleting,
 stopping or disabling a security, logging or recovery service; turning off Defender or the
 firewall (by setting, registry, service or definitions); clearing or disabling event logs;
-dumping credentials (LSASS, the SAM/SYSTEM/SECURITY hives, NTDS.dit, saved Wi-Fi keys);
-formatting or cleaning a disk. Ordinary deletes, other registry writes, other services,
-scheduled tasks and accounts are dangerous: a person decides.
+dumping credentials (LSASS, the SAM/SYSTEM/SECURITY hives, NTDS.dit, saved Wi-Fi keys) or
+sending a secret to another host (a BITS upload, a copy onto a remote share); formatting or
+cleaning a disk; deleting, moving or overwriting a file Windows boots from (`bootmgr`, `EFI`,
+the loader, kernel, HAL, hives); killing every process or one Windows cannot run without
+(`csrss`, `wininit`, `lsass`, `svchost`, …); and making anyone an administrator (Guest or
+Everyone in Administrators, the built-in Administrator switched on or without a password, an
+account created and made an administrator in the same command). Ordinary deletes, other
+registry writes, other services, scheduled tasks, other processes and accounts (a named
+account made an administrator included) are dangerous: a person decides.
 
 Read-only proofs (option tables, `engine/gate/proof.py`) cover the Windows-only read tools:
 `ipconfig`, `tasklist`, `systeminfo`, `reg query`, `sc query`, `netsh … show`, `vssadmin
