@@ -117,3 +117,15 @@ def test_a_variable_in_command_position_is_never_safe(shell) -> None:
     for command in ("V0='V0=rm;'; $V0 $V0 -rf /", "X='A=1'; $X ls", "$(printf ls) -la", "${CMD:-ls} /"):
         verdict = shell(command)
         assert verdict.level >= Level.DANGEROUS, f"{command!r} rated safe: {verdict.reason}"
+
+
+def test_an_argument_the_analysis_cannot_resolve_is_never_proven(shell) -> None:
+    """`find $(cat args)` is `find / -delete` if the file says so: an unresolved expansion that could
+    become options or several words leaves the command unproven; one that cannot stays proven."""
+    for command in ("find $(cat args.txt)", "find . $ARGS", "sort $X in.txt", "git log $OPTS", 'cat "$X"',
+                    "ls `cat dirs`"):
+        verdict = shell(command)
+        assert verdict.level >= Level.DANGEROUS and "shell.unknown" in verdict.rules, (command, verdict)
+    for command in ('cat "./$X"', 'grep -rn foo -- "$X"', "cat log-$(date +%F).txt", "diff <(sort a) <(sort b)",
+                    'ls "$(git rev-parse --show-toplevel)"', "echo $X"):
+        assert shell(command).level is Level.SAFE, command

@@ -31,6 +31,7 @@ from engine.gate.shell.view import Command, basename
 
 Files = dict[str, str]
 MAX_DEPTH = 5
+ANY_WORDS = frozenset("echo printf test [ [[ true false : basename dirname exit return shift sleep unset".split())
 MAX_FOLLOWED = 16
 MAX_TEXT = 16_000
 MAX_SEPARATORS = 400
@@ -210,6 +211,10 @@ class Analyser:
         if sc.sampled and un.argv:
             findings.unknown.append(un.argv[0])
             findings.reasons.setdefault(un.argv[0], f"{un.argv[0]}: an argument takes a value from the environment")
+        elif sc.open and un.argv and un.name not in ANY_WORDS:
+            findings.unknown.append(un.argv[0])
+            findings.reasons.setdefault(
+                un.argv[0], f"{un.argv[0]}: an argument the analysis cannot resolve could hold options or several words")
 
     def globbed(self, word: str) -> list[str]:
         """The known programs a glob in command position could name (`/bin/r?` is `rm`), at most eight

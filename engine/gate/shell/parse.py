@@ -83,7 +83,9 @@ class SimpleCommand:
     (`${PWD%%/*}`): good for telling what the command could do, never for proving it read-only.
     `printed` is, for the first command of a compound pipeline stage (`(crontab -l; echo …) | …`),
     what that stage prints at least: the output of its commands that only print literals. `every`
-    names what a word of it lists every one of (`kill $(ps -eo pid=)`: processes).
+    names what a word of it lists every one of (`kill $(ps -eo pid=)`: processes). `open` says an
+    argument holds an expansion the analysis could not resolve that could become options or
+    several words (`find $(cat args)`, `sort $X`): such a command is never proven read-only.
     """
 
     argv: list[str]
@@ -101,6 +103,7 @@ class SimpleCommand:
     files: dict[str, str] | None = None
     decoded: list[str] | None = None
     sampled: bool = False
+    open: bool = False
     printed: str | None = None
     every: str | None = None
 
@@ -491,7 +494,11 @@ class _Walker:
             elif kind in _REDIRECTS:
                 inner_redirects.append(child)
             elif child.is_named and kind not in _ARGUMENT_SKIP:
+                dynamic, decoder.dynamic = decoder.dynamic, False
                 argv.extend(decoder.fields(child))
+                if decoder.dynamic and _open(kind, decoder.raw(child), "--" in argv[1:-1]):
+                    cmd.open = True
+                decoder.dynamic = dynamic or decoder.dynamic
                 if kind not in _LEAVES:
                     self.visit(child, depth + 1, nested)
         if len(decoder.files) > files:
@@ -854,3 +861,22 @@ def parse(text: str, positional: list[str] | None = None, environment: dict[str,
     walker.script.error = walker.script.error or tree.root_node.has_error
     walker.script.truncated = walker.script.truncated or cut
     return walker.script
+
+
+_KNOWN_PATH = re.compile(r'"(?:\$\{?(?:PWD|HOME|OLDPWD|TMPDIR)\}?|\$\((?:pwd|git rev-parse --show-toplevel)\))(?:[/"])')
+
+
+_TOKEN_PRINTERS = re.compile(r"\$\((?:date \+[^\s)'\"$`]{1,40}|whoami|id -[ug]n?|hostname|uname(?: -[rmsn])?|nproc|pwd"
+                             r"|git rev-parse(?: --short)? HEAD|git branch --show-current)\)")
+
+
+def _open(kind: str, raw: str, ended: bool) -> bool:
+    """Whether an argument with an unresolved expansion could become an option or several words:
+    unquoted it may split (a process substitution never does: it is a `/dev/fd` path; nor does a word whose
+    only expansions are substitutions printing one token, `log-$(date +%F).txt`, `$(pwd)/x`); quoted, only if the expansion starts the word (`"$X"`, not `"./$X"`) and
+    no `--` came before it, unless what starts it is a directory the shell knows (`"$(pwd)"`, `"$HOME/x"`)."""
+    if kind == "process_substitution":
+        return False
+    if kind != "string":
+        return raw[:1] == "-" or "$" in _TOKEN_PRINTERS.sub("", raw) or "`" in raw
+    return not ended and raw[1:2] in ("$", "`") and _KNOWN_PATH.match(raw) is None
