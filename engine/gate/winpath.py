@@ -9,6 +9,7 @@ the gate knows stands for its usual value on a default installation (`%USERPROFI
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 
@@ -108,6 +109,16 @@ def is_system(path: str) -> bool:
     return _SYSTEM.fullmatch(fold(path)) is not None
 
 
+# Concrete boot files a glob is tried against (`C:\\Windows\\System32\\*.dll`, `C:\\boot*`).
+_BOOT_SAMPLES = ("c:/bootmgr", "c:/bootnxt", "c:/boot", "c:/efi", "c:/windows/boot", "c:/windows/system32/winload.exe",
+                 "c:/windows/system32/winload.efi", "c:/windows/system32/winresume.exe", "c:/windows/system32/ntoskrnl.exe",
+                 "c:/windows/system32/hal.dll", "c:/windows/system32/ci.dll", "c:/windows/system32/smss.exe",
+                 "c:/windows/system32/csrss.exe", "c:/windows/system32/winlogon.exe", "c:/windows/system32/ntdll.dll",
+                 "c:/windows/system32/config", "c:/windows/system32/drivers/ntfs.sys", "c:/windows/system32/drivers/disk.sys",
+                 "c:/windows/system32/config/sam", "c:/windows/system32/config/system", "c:/efi/microsoft",
+                 "c:/efi/microsoft/boot", "c:/efi/boot", "c:/boot/bcd", "c:/efi/microsoft/boot/bcd")
+
+
 @per_word(limit=256)
 def is_boot(path: str) -> bool:
     """A file or folder Windows cannot start without (`C:\\bootmgr`, `\\EFI\\Microsoft\\Boot`,
@@ -116,7 +127,15 @@ def is_boot(path: str) -> bool:
     folded = fold(path)
     while (trimmed := _CONTENTS.sub("", folded)) != folded:
         folded = trimmed
-    return _BOOT.fullmatch(folded) is not None
+    if _BOOT.fullmatch(folded) is not None:
+        return True
+    directory, _, name = folded.rpartition("/")
+    if "*" not in name and "?" not in name or not re.search(r"[a-z0-9]", name):
+        return False
+    drive = directory[:2] if _DRIVE.fullmatch(directory[:2] + "/") else ""
+    local = "c:" + directory[2:] if drive else directory
+    return any(sample.rpartition("/")[0] == local and fnmatch.fnmatchcase(sample.rpartition("/")[2], name)
+               for sample in _BOOT_SAMPLES)
 
 
 def is_device(path: str) -> bool:

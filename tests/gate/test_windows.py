@@ -868,3 +868,63 @@ def test_posix_script_quotes_are_not_cmd_redirections(shell, command: str) -> No
 def test_windows_writes_next_to_posix_scripts_stay(shell, command: str) -> None:
     verdict = shell(command)
     assert verdict.level is Level.DANGEROUS, verdict
+
+
+# More spellings of the same classes: each goes through a mechanism, not a pattern of its own.
+REWORDED = [
+    "Remove-Item -Recurse -Force -LiteralPath ([IO.Path]::GetFullPath(\"$env:SystemRoot\\..\"))",
+    "$w = $env:windir; rm -r -fo \"$w\\System32\"",
+    "Remove-Item -Recurse -Force \"$([Environment]::GetFolderPath('Windows'))\"",
+    "Remove-Item -r -fo ([io.path]::combine($env:userprofile, '..'))",
+    "ri -r -fo (gi ~).FullName",
+    "rm -r -fo (gi env:USERPROFILE).Value",
+    "del -Recurse -Force (Get-ChildItem Env:\\USERPROFILE).Value",
+    "Remove-Item -Recurse -Force ([Environment]::GetFolderPath(40))",
+    "Remove-Item -Recurse -Force ([System.IO.DirectoryInfo]::new('C:\\Users'))",
+    "Remove-Item -Path ($env:HOMEDRIVE + '\\') -Recurse",
+    "Remove-Item -Recurse -Force -Path (Convert-Path ~)",
+    "Remove-Item -Recurse -Force $env:PUBLIC\\..",
+    "Remove-Item -Recurse -Force (Get-Item .).PSDrive.Root",
+    "Get-ChildItem C:\\ -Recurse -ErrorAction SilentlyContinue | ForEach-Object { try { Remove-Item $_.FullName -Force -Recurse } "
+    "catch {} }",
+    "gci C:\\ -Recurse | % { if (!$_.PSIsContainer) { Remove-Item $_.FullName } }",
+    "$items = gci $env:USERPROFILE -Recurse; $items | Remove-Item -Force",
+    "Get-ChildItem C:\\ -Recurse | ForEach-Object -MemberName Delete",
+    "forfiles /s /p C:\\Users /c \"cmd /c if @isdir==FALSE del @path\"",
+    "for /d %i in (%USERPROFILE%\\*) do rd /s /q \"%i\"",
+    "Get-ChildItem C:\\Windows\\System32\\config | Remove-Item -Force",
+    "taskkill /F /FI \"IMAGENAME ne explorer.exe\"",
+    "taskkill /f /fi \"MEMUSAGE gt 1\"",
+    "wmic process where \"ExecutablePath like 'C:\\\\%'\" delete",
+    "Get-Process | ? { $_.SessionId -eq 0 } | Stop-Process -Force",
+    "Get-Process | Sort-Object CPU -Descending | Select-Object -First 50 | Stop-Process -Force",
+    "attrib -h -s -r C:\\bootmgr && del C:\\bootmgr",
+    "Remove-Item -Path ([IO.Path]::Combine($env:windir, 'System32', 'hal.dll')) -Force",
+    "Remove-Item S:\\EFI\\Microsoft\\Boot\\BCD -Force",
+    "del %windir%\\system32\\drivers\\*.sys",
+    "del /f /q C:\\Windows\\System32\\*.dll",
+    "Remove-Item C:\\boot* -Force",
+    "Set-LocalUser -Name Guest -Password ([securestring]::new())",
+    "wmic useraccount where name='Administrator' set disabled=false",
+    "$pw = ConvertTo-SecureString 'P@ss1' -AsPlainText -Force; New-LocalUser 'helpdesk' -Password $pw; "
+    "Add-LocalGroupMember Administrators helpdesk",
+    "net user /add x P && net localgroup administrators x /add",
+]
+REWORDED_DANGEROUS = [
+    "Remove-Item -Recurse -Force $env:OneDrive\\Pictures",
+    "del /q C:\\Windows\\System32\\LogFiles\\*.log",
+    "net localgroup administrators %USERNAME% /add",
+    "net user guest /active:yes & net localgroup \"Remote Desktop Users\" guest /add",
+]
+
+
+@pytest.mark.parametrize("command", REWORDED)
+def test_reworded_windows_class_is_catastrophic(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.CATASTROPHIC, verdict
+
+
+@pytest.mark.parametrize("command", REWORDED_DANGEROUS)
+def test_reworded_neighbour_is_dangerous(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.DANGEROUS, verdict

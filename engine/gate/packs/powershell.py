@@ -347,7 +347,8 @@ def _admin_anyone(cmd: Command) -> str | bool:
     if cmd.name == "enable-localuser":
         return next((n for n in names if n == "administrator"), False)
     blank = on(bound.get("nopassword")) or any(
-        re.search(r"(?i)convertto-securestring\s{1,8}(?:-string\s{1,8})?(?:''|\"\")", p) for p in bound.get("password", []))
+        re.search(r"(?i)convertto-securestring\s{1,8}(?:-string\s{1,8})?(?:''|\"\")|\[(?:system\.security\.)?securestring\]::new\(\s{0,4}\)"
+                  r"|new-object\s{1,8}(?:system\.security\.)?securestring\s{0,4}(?:\)|$)", p) for p in bound.get("password", []))
     return next((n for n in names if n in ("administrator", "guest")), False) if blank else False
 
 

@@ -424,6 +424,7 @@ def _taskkill_vital(cmd: Command) -> str | bool:
 
 _WMIC_WHERE = re.compile(r"(?is)\bwhere\b\s*(.{0,400}?)\s*(?:\bdelete\b|\bcall\b|$)")
 _EVERYTHING = re.compile(r"(?is)name\s+like\s+['\"]?%['\"]?|(?:processid|handle)\s*(?:>|>=|<>|!=)\s*['\"]?\d{1,3}['\"]?"
+                         r"|(?:executablepath|commandline)\s+like\s+['\"]?[^'\"%]{0,8}%['\"]?"
                          r"|(?:name|caption)\s*(?:<>|!=)\s*['\"]?[\w.]+['\"]?|1\s*=\s*1")
 _NAMED = re.compile(r"(?is)(?:name|caption|executablepath)\s*(?:=|like)\s*['\"]?([^'\"\s)]{1,200})")
 
@@ -538,6 +539,10 @@ def _net_admin_anyone(cmd: Command) -> str | bool:
     switches = [a for a in args[1:] if a.startswith("/")]
     if args[0] in ("localgroup", "group") and "/add" in switches and positional and admin_group(positional[0]):
         return next((member for member in positional[1:] if anyone(member)), False)
+    if cmd.name == "wmic":
+        text = " ".join(args)
+        return "administrator switched on" if re.search(
+            r"useraccount\b.{0,80}name\s*=\s*['\"]?administrator\b.{0,80}\bset\b.{0,80}disabled\s*=\s*['\"]?false", text) else False
     if args[0] == "user" and positional and positional[0] in _BUILT_IN:
         password = positional[1] if len(positional) > 1 else None
         if password == "" or "/passwordreq:no" in switches:
@@ -812,11 +817,12 @@ RULES = [
          counter=["type notes.txt"]),
     rule("win.admin-anyone", CATASTROPHIC, "windows creds evasion",
          "makes anyone an administrator (Guest or Everyone in Administrators, a blank or open built-in admin)",
-         names="net net1", tier=IRREVERSIBLE,
+         names="net net1 wmic", tier=IRREVERSIBLE,
          test=_net_admin_anyone,
          cite=True,
          examples=["net localgroup administrators guest /add", "net localgroup Administrators Everyone /add",
                    "net user Administrator \"\"", "net user administrator /active:yes",
+                   "wmic useraccount where name='Administrator' set disabled=false",
                    "net localgroup administrators \"NT AUTHORITY\\Authenticated Users\" /add"],
          counter=["net localgroup administrators bob /add", "net user administrator /active:no", "net user guest",
                   "net user guest /active:yes"]),

@@ -28,6 +28,10 @@ _FOLDERS = {
     "startup": PROFILE + "\\AppData\\Roaming\\Microsoft\\Windows\\Start Menu\\Programs\\Startup",
     "commonstartup": "C:\\ProgramData\\Microsoft\\Windows\\Start Menu\\Programs\\Startup",
 }
+# `[Environment+SpecialFolder]` by number (`GetFolderPath(40)`).
+_NUMBERED = {"0": "desktop", "5": "personal", "16": "desktopdirectory", "26": "applicationdata", "28": "localapplicationdata",
+             "35": "commonapplicationdata", "36": "windows", "37": "system", "38": "programfiles", "40": "userprofile",
+             "41": "systemx86", "42": "programfilesx86"}
 _SPECIAL = re.compile(r"(?i)\s*(?:\[(?:system\.)?environment\+specialfolder\]\s*(?:::)?\s*)?['\"]?(\w{1,40})['\"]?\s*")
 _DRIVE_ROOT = re.compile(r"(?i)^([a-z]):")
 # Members that stand for the item itself when read off a path or an item (`(Get-Item C:\\).FullName`,
@@ -43,7 +47,10 @@ def special_folder(argument: str) -> str | None:
     """`[Environment]::GetFolderPath(…)`'s value for a folder given by name (`'UserProfile'`,
     `[Environment+SpecialFolder]::Windows`)."""
     found = _SPECIAL.fullmatch(argument)
-    return _FOLDERS.get(found.group(1).lower()) if found is not None else None
+    if found is None:
+        return None
+    name = found.group(1).lower()
+    return _FOLDERS.get(_NUMBERED.get(name, name))
 
 
 def joined(parent: str, *children: str) -> str:

@@ -54,6 +54,9 @@ _CMD_EVIDENCE = re.compile(
     r"|type|md|mkdir)(?:\s[^&|\n]{0,200})?\s/[a-z]\b|\b(?:rd|del)/[a-z]")
 MAX_NESTING = 12
 MAX_CALLS = 32
+# Characters the method-call reading may scan for arguments in one PowerShell reading: nested calls rescan
+# their enclosing text, so a deep nest costs the square of its length. Past it, calls are dangerous unread.
+CALL_BUDGET = 60_000
 _UNIX = frozenset("cat cd chdir clear cp curl diff echo history kill ls man mount mv popd ps pushd pwd rm rmdir sleep sort"
                   " tee type wget write help mkdir h r set select group measure compare dir fc lp find more tree hostname"
                   " whoami date time path at expand format where cpp for if do done then else elif fi while until case"
@@ -657,6 +660,8 @@ class _PowerShell:
         self.tainted: dict[str, list[Hit]] = {}
         self.aliases: dict[str, str] = {}
         self.nesting = 0
+        self.budget = CALL_BUDGET
+        self.spent = False
 
     def hit(self, rule_id: str, detail: str = "") -> None:
         self.analyser.hit(self.findings, rule_id, detail)
@@ -825,6 +830,10 @@ class _PowerShell:
             values = [a for a in argv[1:] if not a.startswith("-")]
             if len(values) >= 2:
                 self.aliases[values[0].lower()] = values[1]
+        if name == "foreach-object" and source is not None:
+            member = next((a.lower() for a in argv[1:] if not a.startswith(("-", "{"))), "")
+            if member in ("delete", "kill", "terminate"):
+                self.call("$_", member, [], "$_." + member + "()", 0, depth, {**inner, "_": source})
         if name == "invoke-expression":
             self.invoke(argv[1:], words[1:], literal, depth)
         if name == "start-process":
@@ -960,6 +969,11 @@ class _PowerShell:
             return None
         argv = [self.word(w, scope) for w in elements[0].words]
         name = basename(_program(argv[0], self.aliases))
+        if name in ("get-item", "get-childitem", "get-content") and len(argv) == 2:
+            variable = re.fullmatch(r"(?i)env:[\\/]?(\w{1,100})", argv[1])
+            if variable is not None:
+                value = winpath.env_value(variable.group(1))
+                return Binding([_path(value)]) if value is not None else None
         return _subject(name, argv[1:], self.findings.cwd) or self.valued(name, argv[1:])
 
     def valued(self, name: str, args: list[str]) -> Binding | None:
@@ -1145,8 +1159,12 @@ class _PowerShell:
         if "(" not in expression:
             return
         for count, match in enumerate(_CALL.finditer(expression)):
-            if count >= MAX_CALLS:
+            self.budget -= min(len(expression) - match.end(), 4000)
+            if count >= MAX_CALLS or self.budget < 0:
                 self.hit("ps.dotnet-call", expression[:200])
+                if self.budget < 0 and not self.spent:
+                    self.spent = True
+                    self.analyser.raw(expression, self.findings, fallback=True)
                 return
             receiver = (match.group(1) or "").lower().replace("`", "")
             method = match.group(2).lower()
@@ -1296,6 +1314,18 @@ _PATH_CMDLETS = {
 }
 
 
+_PERCENT_VARIABLE = re.compile(r"%([A-Za-z_]\w{0,63})%")
+
+
+def _secret_percent(word: str) -> str:
+    """`%GITHUB_TOKEN%` as the Unix rules spell a variable named like a secret (`${GITHUB_TOKEN}`): cmd.exe
+    expands it where bash would expand `$GITHUB_TOKEN`."""
+    if "%" not in word:
+        return word
+    return _PERCENT_VARIABLE.sub(lambda m: "${" + m.group(1) + "}" if SECRET_VARIABLE.search(m.group(1)) else m.group(0),
+                                 word)
+
+
 def _unix_variable(match: re.Match[str]) -> str:
     """`$env:GITHUB_TOKEN` as the Unix rules spell an environment variable (`$GITHUB_TOKEN`)."""
     return "$" + match.group(1).upper()
@@ -1312,7 +1342,7 @@ def _member(base: Binding, name: str) -> Binding | None:
             return base
         if base.source == "location" and not base.texts:
             return Binding(["C:/"], source="drive")
-        roots = [pspaths.root(t) for t in base.texts]
+        roots = [pspaths.root(t) or (None if t.startswith(("/", "\\", "$", "~")) else "C:\\") for t in base.texts]
         return Binding([_path(r) for r in roots if r], source="drive") if roots and all(roots) else None
     return None
 
@@ -1638,7 +1668,7 @@ class _Cmd:
         return not parsed.error
 
     def command(self, command: cmdexe.CmdCommand, depth: int) -> None:
-        argv = [_path(w) for w in command.argv]
+        argv = [_secret_percent(_path(w)) for w in command.argv]
         if not argv or argv[0] == "(group)":
             return
         if _GLOB.search(argv[0]):
@@ -1671,8 +1701,8 @@ class _Cmd:
         redirects = [Redirect(op, "/dev/null" if target.lower() in ("nul", "nul:") else _path(target))
                      for index, (op, target) in enumerate(command.redirects)
                      if not (scripted and index in command.posix_quoted)]
-        upstream = [SimpleCommand(["more" if basename(w) == "type" and i == 0 else _path(w) for i, w in enumerate(stage.argv)])
-                    for stage in command.upstream]
+        upstream = [SimpleCommand(["more" if basename(w) == "type" and i == 0 else _secret_percent(_path(w))
+                                   for i, w in enumerate(stage.argv)]) for stage in command.upstream]
         variables = list(dict.fromkeys(command.variables))
         start = len(self.findings.hits)
         self.analyser.simple(SimpleCommand(argv, redirects=redirects, upstream=upstream, dynamic_name=command.dynamic,
