@@ -928,3 +928,35 @@ def test_reworded_windows_class_is_catastrophic(shell, command: str) -> None:
 def test_reworded_neighbour_is_dangerous(shell, command: str) -> None:
     verdict = shell(command)
     assert verdict.level is Level.DANGEROUS, verdict
+
+
+# Reading what the new mechanisms evaluate stays read-only: the paths, listings, boot files and accounts looked at.
+LOOKED_AT = [
+    "Join-Path $env:USERPROFILE Documents",
+    "Get-ChildItem (Join-Path $HOME Documents)",
+    "[Environment]::GetFolderPath('UserProfile')",
+    "[IO.Path]::Combine($env:USERPROFILE, 'x.txt')",
+    "Split-Path $env:SystemRoot -Qualifier",
+    "Resolve-Path ~",
+    "(Get-Item C:\\Windows).FullName",
+    "Get-ChildItem -Path ([Environment]::GetFolderPath('MyDocuments')) -Filter *.docx",
+    "Get-Content (Join-Path $PWD 'README.md')",
+    "Get-ChildItem C:\\ -Recurse -File | ForEach-Object { $_.FullName }",
+    "Get-Process | Where-Object { $_.Name -eq 'notepad' }",
+    "tasklist /fi \"STATUS eq RUNNING\"",
+    "wmic process where \"name like '%'\" get name",
+    "Get-LocalGroupMember -Group Administrators",
+    "Test-Path C:\\bootmgr",
+    "dir /a C:\\bootmgr",
+    "Get-Item C:\\Windows\\System32\\winload.exe",
+    "Get-FileHash C:\\Windows\\System32\\ntoskrnl.exe",
+    "Get-Acl C:\\Windows\\System32\\config",
+    "Get-Item env:PATH",
+    "grep -n 'x > 0' C:/src/a.py",
+]
+
+
+@pytest.mark.parametrize("command", LOOKED_AT)
+def test_looking_at_what_the_classes_destroy_is_safe(shell, command: str) -> None:
+    verdict = shell(command)
+    assert verdict.level is Level.SAFE, verdict
