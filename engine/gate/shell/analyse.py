@@ -23,7 +23,7 @@ from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup
 from engine.gate.packs import Bank
 from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
-from engine.gate.shell import escapes, reads, windows
+from engine.gate.shell import elsewhere, escapes, reads, windows
 from engine.gate.shell.decode import SED_SUBSTITUTE, everything, listed_paths, sed_substitute, simulate, source
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
@@ -974,6 +974,18 @@ class Analyser:
             if rest:
                 self.script(" ".join(rest), findings, depth + 1)
 
+    def run_elsewhere(self, cmd: Command, findings: Findings, depth: int, stages: list[tuple[list[str], str | None]],
+                  files: Files) -> None:
+        """Cloud CLIs, `ip netns exec` and package runners: what they run elsewhere is read as a command."""
+        found = elsewhere.read(cmd.name, list(cmd.args))
+        if found is None:
+            return
+        for text in found.scripts[:MAX_FOLLOWED]:
+            self.script(text, findings, depth + 1)
+        for argv in found.argvs[:MAX_FOLLOWED]:
+            if argv:
+                self.simple(SimpleCommand(argv), findings, depth + 1)
+
     FOLLOWERS: dict[str, Callable[..., bool | None]] = {
         "source": sourced, ".": sourced, "sed": sed, "gsed": sed, "docker": container, "podman": container,
         "nerdctl": container, "kubectl": container, "watch": watch, "tmux": tmux, "screen": screen, "at": scheduled,
@@ -981,6 +993,7 @@ class Analyser:
         "clush": fanout, "pssh": fanout, "parallel-ssh": fanout, "entr": entr, "hyperfine": hyperfine, "trap": trap,
         "coproc": coproc, **dict.fromkeys(AWKS, awk),
         **dict.fromkeys(("ssh", "su", "script", "flock", "runuser", "sg", "cmd", "alias"), nested_string),
+        **dict.fromkeys(elsewhere.PROGRAMS, run_elsewhere),
     }
     """The followers of other programs' code, by program name: each reads what the program runs."""
 

@@ -102,6 +102,7 @@ LAUNCHERS: dict[str, Launcher] = {
     "proot": _l("-r --rootfs -b --bind -m --mount -w --pwd --cwd -k --kernel-release -q --qemu -v --verbose"
                 " -i --change-id -p --port", bare=True),
     "dbus-run-session": _l(),
+    "arch": _l("-e -arch"),
     "numactl": _l("-C -N -m -i -p -P --physcpubind --cpunodebind --membind --interleave --preferred"
                   " --preferred-many --balancing"),
 }
