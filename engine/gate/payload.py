@@ -21,6 +21,8 @@ import shlex
 import zlib
 from dataclasses import dataclass, field
 
+from engine.gate.paths import is_secret
+
 _Q = r"""(?:'((?:[^'\\\n]|\\.){0,4000})'|"((?:[^"\\\n]|\\.){0,4000})")"""
 _SHELL_CALL = re.compile(
     r"(?:os\.system|os\.popen|os\.exec\w{0,3}|subprocess\.\w{1,16}|commands\.getoutput|pty\.spawn|\bsystem|\bexec"
@@ -98,7 +100,8 @@ _NETWORK = re.compile(
     r"\b(?:socket|urllib\w{0,2}|requests\.\w{1,8}|http\.client|httpx|aiohttp|fetch\s{0,2}\(|XMLHttpRequest|Net::HTTP"
     r"|TCPSocket|UDPSocket|IO::Socket|fsockopen|curl_exec|curl_init|net\.connect|net\.Socket|net\.createConnection"
     r"|https?\.(?:get|request)|urlopen|LWP|HTTP::Tiny|WebSocket|smtplib|ftplib|paramiko|Socket\.new"
-    r"|socket\.connect|dgram|dns\.resolve)\b|https?://|ftp://",
+    r"|socket\.connect|dgram|dns\.resolve)\b|https?://|ftp://"
+    r"|require\(\s{0,4}['\"](?:node:)?(?:https?|net|tls|dgram|axios|node-fetch)['\"]\s{0,4}\)",
 )
 _SOCKET = re.compile(r"\b(?:socket|TCPSocket|IO::Socket|fsockopen|net\.connect|net\.Socket|Socket\.new|createConnection|ztcp"
                      r"|Deno\.connect\w{0,4}|Deno\.listen\w{0,4}|Bun\.connect|Bun\.listen)\b"
@@ -109,6 +112,20 @@ _OBFUSCATED = re.compile(
     r"\b(?:eval|exec|compile|Function)\s{0,2}\(|b64decode|base64\.|atob\s{0,2}\(|fromCharCode|unhexlify"
     r"|codecs\.decode|\\x[0-9a-fA-F]{2}\\x[0-9a-fA-F]{2}|\bchr\s{0,2}\(\s{0,2}\d{2,3}\s{0,2}\)\s{0,2}\+|__import__|getattr\s{0,2}\(",
 )
+_KILL_ALL = re.compile(
+    r"\bkill\w{0,2}\s{0,4}\(\s{0,4}-1\s{0,4}[,)]|\bkillpg\s{0,4}\(\s{0,4}(?:-?[01]\b|os\.getpg(?:id\(\s{0,4}0?\s{0,4}\)|rp\(\)))"
+    r"|Process\.kill\(\s{0,4}[^,()]{1,24},\s{0,4}-1\s{0,4}\)"
+    r"|\bkill\s{0,4}\(?\s{0,4}(?:-?\d{1,2}|['\"][A-Z]{2,8}['\"]|-?SIG[A-Z]{2,6})\s{0,4}(?:,|=>)\s{0,4}-1\b"
+)
+"""Signals sent to every process the user may signal (pid -1) or to the whole process group."""
+_WHOLE_ENVIRONMENT = re.compile(
+    r"\bos\.environ\b(?!\s{0,4}(?:\[|\.get\b|\.setdefault\b|\.pop\b))|\bprocess\.env\b(?!\s{0,4}(?:\.\w|\[))"
+    r"|\bENV\.(?:to_h|to_a|each|map|inspect)\b|%ENV\b|\bgetenv\(\s{0,4}\)|Deno\.env\.toObject\(\)"
+)
+"""The whole environment (with its tokens) taken as one value, not one named variable read."""
+_TILDE_CALL = re.compile(r"(?:expanduser|expand_path|expand)\(\s{0,4}" + _Q)
+_HOME_JOIN = re.compile(r"(?:homedir\(\)|Path\.home\(\)|Dir\.home|process\.env\.HOME|os\.environ\[\s{0,4}['\"]HOME['\"]\s{0,4}\])"
+                        r"\s{0,4}(?:\+|/|,)\s{0,4}" + _Q)
 _B64_LITERAL = re.compile(r"['\"]([A-Za-z0-9+/]{16,8000}={0,2})['\"]")
 MAX_VARIABLES = 16
 _ROT13 = re.compile(r"codecs\.(?:decode|encode)\(\s{0,4}" + _Q + r"\s{0,4},\s{0,4}['\"]rot_?13['\"]\s{0,4}\)")
@@ -125,6 +142,7 @@ _BASE64_CALL = re.compile(
 _HEX_CALL = re.compile(
     r"bytes\.fromhex\(\s{0,4}" + _Q + r"\s{0,4}\)\.decode\(\s{0,4}(?:['\"][\w-]{1,10}['\"])?\s{0,4}\)"
     r"|\bpack\s{0,4}\(\s{0,4}['\"]H\*['\"]\s{0,4},\s{0,4}" + _Q + r"\s{0,4}\)"
+    r"|\[\s{0,4}" + _Q + r"\s{0,4}\]\.pack\(\s{0,4}['\"]H\*['\"]\s{0,4}\)"
     r"|Buffer\.from\(\s{0,4}" + _Q + r"\s{0,4},\s{0,4}['\"]hex['\"]\s{0,4}\)\.toString\(\s{0,4}(?:['\"][\w-]{1,10}['\"])?\s{0,4}\)"
 )
 
@@ -162,6 +180,9 @@ class Payload:
     obfuscated: bool = False
     forks: bool = False
     decoded: list[str] = field(default_factory=list)
+    kills_all: bool = False
+    secrets: list[str] = field(default_factory=list)
+    environment: bool = False
 
 
 _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|[ntr0\\'\"])")
@@ -415,6 +436,11 @@ def inspect(code: str) -> Payload:
         found.deletes.extend(_first(m) for m in _WALK.finditer(code))
     found.forks = _forks(code)
     found.network = _NETWORK.search(code) is not None
+    if "kill" in code:
+        found.kills_all = _KILL_ALL.search(code) is not None
+    if found.network:
+        found.secrets = _secret_literals(code)
+        found.environment = ("env" in code or "ENV" in code) and _WHOLE_ENVIRONMENT.search(code) is not None
     found.reverse_shell = _SOCKET.search(code) is not None and _SPAWN.search(code) is not None
     found.native = _NATIVE.search(code) is not None
     found.obfuscated = _OBFUSCATED.search(code) is not None
@@ -426,6 +452,23 @@ def inspect(code: str) -> Payload:
                 continue
             if text.isprintable() or "\n" in text:
                 found.decoded.append(text)
+    return found
+
+
+def _secret_literals(code: str) -> list[str]:
+    """Secret locations named by the code's string literals (`'~/.ssh/id_rsa'`, `'/etc/shadow'`, a
+    home expression joined with `'.aws/credentials'`); only asked when the code also talks to the network."""
+    found = []
+    for match in _HOME_JOIN.finditer(code):
+        path = "~/" + _first(match).lstrip("/")
+        if is_secret(path):
+            found.append(path)
+    for match in (*_TILDE_CALL.finditer(code), *_QUOTED.finditer(code)):
+        text = _first(match)
+        if ("/" in text or text.startswith("~")) and len(text) < 400 and is_secret(text):
+            found.append(text)
+        if len(found) >= MAX_VARIABLES:
+            break
     return found
 
 

@@ -928,6 +928,10 @@ class Analyser:
             self.hit(findings, rule, path)
         if found.forks:
             self.hit(findings, "code.fork-loop", code)
+        if found.kills_all:
+            self.hit(findings, "code.kill-all", code)
+        if found.secrets or found.environment:
+            self.hit(findings, "code.exfiltrate", found.secrets[0] if found.secrets else "the environment")
         if found.reverse_shell:
             self.hit(findings, "code.reverse-shell", code)
         elif found.network:
