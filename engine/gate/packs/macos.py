@@ -16,7 +16,11 @@ below. Left out on purpose: `pbpaste` (the clipboard is where password managers 
 `codesign --sign/--remove-signature/--extract-certificates/--file-list` and `-r`/`--entitlements`
 to a file, `plutil -convert/-insert/-replace/-remove/-extract` (they write), `mdls -plist FILE`,
 `scutil -r` (a DNS lookup) and `--set`, `networksetup -set…`, `pmset` without `-g`, `xcrun TOOL`
-(it runs the tool), `lipo -create/-output`, `java_home --exec` (it runs the program), PlistBuddy commands but `Print`.
+(it runs the tool), `lipo -create/-output`, `java_home --exec` (it runs the program), PlistBuddy commands but `Print`,
+`defaults` but `read`, `read-type`, `domains`, `find` and `help` (`export` writes a file; only `write`,
+`delete`, `import` and `rename` fire `macos.setting`), `pkgutil --forget/--expand/--flatten/--learn/--bom/--repair`
+(they change receipts, permissions or write files) and `softwareupdate` but `--list`, `--list-full-installers`
+and `--history` (`--schedule`, `--dump-state`, `-i`, `--fetch-full-installer` change or write).
 """
 
 from __future__ import annotations
@@ -169,7 +173,9 @@ def _quarantine_dropped(cmd: Command) -> bool:
 
 def _setting_changed(cmd: Command) -> bool:
     name = cmd.name
-    if name in ("defaults", "nvram", "bless"):
+    if name == "defaults":
+        return _defaults_verb(list(cmd.args))[0] in _DEFAULTS_CHANGES
+    if name in ("nvram", "bless"):
         return READ_ONLY[name](cmd) is not None
     if name == "pmset":
         return not cmd.flags <= {"-g"}
@@ -282,6 +288,40 @@ _SPCTL = options("--status --global-status --assess -a --verbose -v --raw --list
                  " -h --help", "-t --type --context --label")
 
 
+_DEFAULTS_CHANGES = frozenset({"write", "delete", "remove", "import", "rename"})
+_GLOBAL_DOMAIN = frozenset({"-g", "-globalDomain", "NSGlobalDomain"})
+
+
+def _defaults_verb(args: list[str]) -> tuple[str, list[str]]:
+    """The verb of `defaults [-currentHost | -host NAME] VERB …` and the words after it."""
+    i = 0
+    while i < len(args) and args[i] in ("-currentHost", "-host"):
+        i += 2 if args[i] == "-host" else 1
+    return (args[i], args[i + 1 :]) if i < len(args) else ("", [])
+
+
+def _defaults(cmd: Command) -> str | None:
+    """`read [DOMAIN [KEY]]`, `read-type DOMAIN KEY`, `domains`, `find WORD` and `help`; a domain is a
+    name, `-g`/`-globalDomain` or `-app NAME`. `write`, `delete`, `import`, `rename` change settings
+    and `export` writes a file."""
+    verb, rest = _defaults_verb(list(cmd.args))
+    if verb in ("domains", "help"):
+        return None if not rest else f"defaults {verb}: takes no operands"
+    if verb == "find":
+        return None if len(rest) == 1 and not rest[0].startswith("-") else "defaults find: takes one word"
+    if verb not in ("read", "read-type"):
+        return f"defaults {verb or '(no verb)'}: not known to be read-only"
+    if rest[:1] == ["-app"]:
+        rest = rest[2:] if len(rest) > 1 else ["-app"]
+    elif rest and (rest[0] in _GLOBAL_DOMAIN or not rest[0].startswith("-")):
+        rest = rest[1:]
+    elif rest or verb == "read-type":
+        return f"defaults {verb}: {rest[0] if rest else 'no domain'} is not a domain known to be read"
+    if len(rest) > 1 or rest and rest[0].startswith("-") or verb == "read-type" and not rest:
+        return f"defaults {verb}: takes a domain and at most one key"
+    return None
+
+
 def _nvram_operands(ops: list[str]) -> str | None:
     return "nvram: NAME=VALUE sets a variable" if any("=" in op for op in ops) else None
 
@@ -370,8 +410,7 @@ READ_ONLY: dict[str, Proof] = {
     "nvram": options("-p -x", operands=_nvram_operands),
     "bless": options("--info --getBoot --verbose --plist --quiet --version --help"),
     "log": subcommands({"show": _LOG_SHOW, "stream": _LOG_STREAM, "stats": _LOG_STATS, "help": options()}),
-    "defaults": Options(frozenset({"-currentHost", "-g"}), frozenset({"-host"}), single=True, subcommands={
-        "read": options(), "read-type": options(), "domains": options(), "find": options(), "help": options()}),
+    "defaults": _defaults,
     "security": subcommands({
         "find-certificate": options("-a -p -Z -m", "-c -e"), "list-keychains": _KEYCHAIN_LISTS,
         "default-keychain": _KEYCHAIN_LISTS, "login-keychain": _KEYCHAIN_LISTS, "show-keychain-info": options(),
@@ -395,6 +434,14 @@ READ_ONLY: dict[str, Proof] = {
     "otool": options("-LlhDItvVfaordcXHGCMjPmx", "-p"),
     "java_home": options("-V --verbose -F --failfast -X --xml -h --help", "-v --version -a --arch -t --task"),
     "plistbuddy": options("-x -h", "-c", check=_plistbuddy),
+    "pkgutil": options("--pkgs-plist --groups --groups-plist --only-files --only-dirs --regexp -h --help",
+                       "--pkg-info --pkg-info-plist --files --file-info --file-info-plist --pkg-groups --group-pkgs"
+                       " --export-plist --check-signature --payload-files --volume", "--pkgs",
+                       requires="--pkgs --pkgs-plist --groups --groups-plist --pkg-info --pkg-info-plist --files"
+                                " --file-info --file-info-plist --pkg-groups --group-pkgs --export-plist"
+                                " --check-signature --payload-files -h --help", operands=at_most(0)),
+    "softwareupdate": options("-l --list --list-full-installers --history --no-scan -h --help", "--product-types",
+                              requires="-l --list --list-full-installers --history -h --help", operands=at_most(0)),
 }
 
 PACK = Pack("macos", "macOS disks, system volumes, SIP, Gatekeeper, firewall, FileVault, Time Machine and keychains.",
@@ -404,4 +451,6 @@ PACK = Pack("macos", "macOS disks, system volumes, SIP, Gatekeeper, firewall, Fi
                 "mdls -name kMDItemContentType report.pdf", "scutil --get ComputerName", "scutil --dns",
                 "networksetup -listallhardwareports", "networksetup -getinfo Wi-Fi", "pmset -g batt", "ioreg -l -w0",
                 "vm_stat", "xcode-select -p", "xcrun --show-sdk-path", "lipo -info /usr/bin/true", "otool -L /bin/ls",
-                "/usr/libexec/java_home -V", "/usr/libexec/PlistBuddy -c 'Print :CFBundleVersion' Info.plist"))
+                "/usr/libexec/java_home -V", "/usr/libexec/PlistBuddy -c 'Print :CFBundleVersion' Info.plist",
+                "defaults read -g AppleInterfaceStyle", "defaults domains", "pkgutil --pkgs",
+                "pkgutil --files com.apple.pkg.CLTools_Executables", "softwareupdate --list"))
