@@ -15,7 +15,7 @@ from engine.gate.codeproof.modules import shadows_module
 from engine.gate.globs import HAS_GLOB, candidates, expand, has_letters, matches
 from engine.gate.memo import per_word
 
-_HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|~[A-Za-z0-9_.-]*|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")
+_HOME = re.compile(r"^(?:\$HOME|\$\{HOME\}|~\$\{?(?:USER|LOGNAME|USERNAME)\}?|~[A-Za-z0-9_.-]*|/home/[^/]+|/Users/[^/]+|/root)(?=/|$)")
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 # A Windows profile (`C:\\Users\\bob`, lower-cased by then) is a home like any other: its keys fold to `~` too.
 _WINDOWS_PROFILE = re.compile(r"^[a-z]:/(?:users|documents and settings)/(?!(?:public|default|default user|all users)(?:/|$))"

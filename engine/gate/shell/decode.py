@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import bz2
 import lzma
+import posixpath
 import re
 import zlib
 
@@ -95,12 +97,89 @@ def _located(name: str, args: list[str]) -> str | None:
         return "\n".join(o if "/" in o else "/usr/bin/" + o for o in operands)
     if name == "basename":
         return operands[0].rstrip("/").rsplit("/", 1)[-1] or "/"
+    if name in ("realpath", "readlink", "grealpath", "greadlink"):
+        return _canonical(name, args, operands)
+    if name == "getent" and len(operands) == 2 and operands[0] == "passwd":
+        user = operands[1]
+        home = "/root" if user in ("root", "0") else f"/home/{user}"
+        return f"{user}:x:{0 if home == '/root' else 1000}:{0 if home == '/root' else 1000}:{user}:{home}:/bin/bash"
+    if name == "jq":
+        return _jq_literal(args)
+    if name == "eval" and operands[0] == "echo" and all(a == "~" or _PLAIN_WORD.fullmatch(a) for a in operands[1:]):
+        return " ".join("/home/_" if a == "~" else a for a in operands[1:])
     if name == "dirname":
         if operands[0].rstrip("/") == "~":
             return "/home"
         head = operands[0].rstrip("/").rpartition("/")[0]
         return head or ("/" if operands[0].startswith("/") else ".")
     return None
+
+
+_PLAIN_WORD = re.compile(r"[\w./:=@%+,-]{1,256}")
+
+
+def _canonical(name: str, args: list[str], operands: list[str]) -> str | None:
+    """`realpath P` and `readlink -f|-e|-m P` of a literal absolute path: the path with `.`, `..`
+    and repeated slashes resolved (links are not followed: the result names the same tree)."""
+    if name.endswith("readlink") and not any(
+            a.startswith("--canonicalize") or (a.startswith("-") and not a.startswith("--") and set(a[1:]) & set("fem"))
+            for a in args):
+        return None
+    paths = [o for o in operands if o.startswith(("/", "~"))]
+    if len(paths) != len(operands):
+        return None
+    return "\n".join(posixpath.normpath(p) if p.startswith("/") else p for p in paths)
+
+
+def _cut(args: list[str], text: str) -> str | None:
+    """`cut -d X -f N[,M…]` over known text (fields only: byte and character cuts are not simulated)."""
+    delimiter, fields, i = "\t", None, 0
+    while i < len(args):
+        arg = args[i]
+        for short, long in (("-d", "--delimiter"), ("-f", "--fields")):
+            if arg == short or arg == long:
+                value, i = (args[i + 1] if i + 1 < len(args) else ""), i + 1
+            elif arg.startswith(long + "="):
+                value = arg.partition("=")[2]
+            elif arg.startswith(short) and not arg.startswith("--"):
+                value = arg[2:]
+            else:
+                continue
+            if short == "-d":
+                delimiter = value
+            else:
+                fields = value
+            break
+        else:
+            return None
+        i += 1
+    if fields is None or len(delimiter) != 1 or not re.fullmatch(r"\d{1,3}(,\d{1,3}){0,8}", fields):
+        return None
+    wanted = [int(f) - 1 for f in fields.split(",")]
+    out = []
+    for line in text.split("\n"):
+        parts = line.split(delimiter)
+        out.append(delimiter.join(parts[f] for f in wanted if 0 <= f < len(parts)) if len(parts) > 1 else line)
+    return "\n".join(out)
+
+
+def _jq_literal(args: list[str]) -> str | None:
+    """`jq -rn '"TEXT"'`: with no input and raw output, a program that is one JSON string prints TEXT."""
+    flags = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    longs = {a for a in args if a.startswith("--")}
+    program = [a for a in args if not a.startswith("-")]
+    if len(program) != 1 or not ("n" in flags or "--null-input" in longs):
+        return None
+    if not ("r" in flags or "j" in flags or "--raw-output" in longs or "--join-output" in longs):
+        return None
+    text = program[0].strip()
+    if not (text.startswith('"') and text.endswith('"')):
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
 
 
 def printf(args: list[str]) -> str:
@@ -160,6 +239,8 @@ def transform(argv: list[str], text: str) -> str | None:
             return "\n".join(line[::-1] for line in text.split("\n"))
         if name == "tr":
             return tr(args, text)
+        if name == "cut":
+            return _cut(args, text)
         if name in ("awk", "gawk", "mawk", "nawk") and args:
             return awk(args, text)
         if name in ("sed", "gsed"):
