@@ -17,7 +17,10 @@ a connection, device, radio or the network, and a prefix nmcli could read as one
 `ifconfig`, `iwconfig` and `arp` with more than an interface (they set it); `route add|del` and
 `route get NAME` (a DNS lookup); resolvectl's setters (`dns IFACE SERVER…`); `coredumpctl
 dump|debug` (they write a core or start gdb); `udevadm` but `info`; `bridge … add|del|set`; `sar -o` (writes); `fuser -k` (kills); `crontab` but `-l`; `stty`
-settings; `tput` but `cols`, `lines`, `colors` and `longname` (`tput init` runs the terminal's
+settings; `nvidia-smi` but its queries (`-pm`, `-pl`, `-r`, `-c`, `--gom`, `-ac`, `-rac`, `-e`, `-mig`, `-lgc` and
+the other setters change the GPU; `-f/--filename` and `--debug` write a file) and `topo -m`; `systemd-analyze
+verify`, `condition`, `cat-config`, `inspect-elf`, `set-log-*`, `--generators` (it runs them), `--man`,
+`--root`, `--image`, `--offline`, `--security-policy`, `--profile` and `-H/-M`; `tput` but `cols`, `lines`, `colors` and `longname` (`tput init` runs the terminal's
 init program, which `~/.terminfo` can name) and `TERMINFO*`. journalctl's
 `-n` and `-b` count as taking their value only when it is attached (`-n100`): journalctl takes
 the next word only when it is a number, so a table that always took it could skip an option.
@@ -66,6 +69,15 @@ _CTL_OPTIONS = ("-aplqr --all --full --no-pager --no-legend --no-ask-password --
 
 
 _RESOLVECTL = options(*_CTL_OPTIONS, operands=at_most(1))
+
+
+_ANALYZE = options("--no-pager --system --user --global --order --require -q --quiet -h" + _GNU,
+                   "--fuzz --iterations --base-time --from-pattern --to-pattern --json --threshold")
+_ANALYZE_VERBS = ("time blame critical-chain plot dot dump unit-files unit-paths exit-status capability syscall-filter"
+                  " filesystems calendar timestamp timespan compare-versions security")
+_NVIDIA_SMI = options("-h -help -version -L -list-gpus -B -list-excluded-gpus -q -query -u -unit -x -xml-format -dtd",
+                      "-i -id -d -display -l -loop -lms -loop-ms -query-gpu -query-compute-apps -query-accounted-apps"
+                      " -query-retired-pages -query-remapped-rows -query-supported-clocks -format", single=True)
 
 
 def _ctl(verbs: str) -> object:
@@ -233,6 +245,12 @@ READ_ONLY = {
     "lsipc": options("-mqsgbceJnloPrtyhV --shmems --queues --semaphores --global --noheadings --notruncate --bytes"
                      " --creator --export --json --newline --list --numeric-perms --raw --time --shell" + _GNU,
                      "-i --id --time-format", "--output"),
+    "nvidia-smi": Options(_NVIDIA_SMI.flags, _NVIDIA_SMI.valued, single=True, subcommands={
+        "": _NVIDIA_SMI, "topo": options("-m -matrix -mp -matrix_pci -h -help", single=True)}),
+    "getcap": options("-h -l -n -r -v"),
+    "runlevel": options(_GNU, operands=at_most(1)),
+    "systemd-analyze": unless_env(Options(_ANALYZE.flags, _ANALYZE.valued, subcommands={
+        verb: _ANALYZE for verb in ["", *_ANALYZE_VERBS.split()]}), "SYSTEMD_*"),
     "lsirq": options("-JPnShV --json --pairs --noheadings --softirq" + _GNU, "-os --output --sort"),
     "lsusb": options("-vtV --verbose --tree --version", "-sdD"),
     "lspci": options("-mtvknxbDP", "-sdAip"),
@@ -298,7 +316,9 @@ PROVEN = (
     "busctl list", "resolvectl status", "nmcli general status", "nmcli con show --active", "nmcli dev wifi list",
     "iwconfig", "ethtool -i eth0", "ifconfig -a", "arp -an", "route -n", "sar -u 1 3", "fuser -v /var/lib/dpkg/lock",
     "crontab -l", "stty size", "tput cols", "uuidgen", "resolvectl dns", "pidstat 1 3", "bridge link show",
-    "coredumpctl list", "udevadm info /dev/sda",
+    "coredumpctl list", "udevadm info /dev/sda", "nvidia-smi --query-gpu=name,memory.used --format=csv",
+    "nvidia-smi -q -i 0", "nvidia-smi -L", "getcap -r /usr/bin", "runlevel", "systemd-analyze blame",
+    "systemd-analyze critical-chain",
 )
 
 PACK = Pack("system", "The running system looked at, not changed: processes, logs, services, network state and "
