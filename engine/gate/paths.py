@@ -25,10 +25,19 @@ ROOTS = re.compile(
     r"~(?:/\*|/\.\*)?|/(?:\*|\.\*)?"
     r"|/(?:bin|boot|dev|etc|home|lib|lib32|lib64|libx32|opt|proc|root|run|sbin|srv|sys|usr|var|snap|mnt|media"
     r"|System|Library|Applications|Users|Volumes|private|nix)(?:/\*)?"
-    r"|/usr/(?:bin|sbin|lib|lib64|local|share|include)(?:/\*)?|/var/lib(?:/\*)?|/etc/\*"
+    r"|/usr/(?:bin|sbin|lib|lib32|lib64|libx32|libexec|local|share|include)(?:/\*)?|/var/lib(?:/\*)?|/etc/\*"
+    r"|/(?:usr/)?lib/systemd(?:/\*)?|/var/lib/(?:dpkg|rpm|pacman|apt|portage)(?:/\*)?"
+    r"|/System/Library(?:/CoreServices)?(?:/\*)?|/Library/Apple(?:/\*)?"
     r"|[a-z]:/?(?:\*|windows|windows/system32|program files|users)?(?:/\*)?",
     re.I,
 )
+BACKUPS = re.compile(
+    r"(?:/(?:mnt|media|srv|Volumes|run/media)(?:/[^/]+){0,3})?"
+    r"/(?:backups?|Backups\.backupdb|\.snapshots|snapshots|Time ?Machine[^/]*)(?:/\*)?",
+    re.I,
+)
+"""Backup and snapshot stores on mounted or served volumes (not Debian's rotating `/var/backups`): losing
+them loses the machine's recovery."""
 SYSTEM = re.compile(
     r"/(?:etc|usr|bin|sbin|lib|lib32|lib64|boot|sys|proc|dev|opt|root|srv|System|Library|private/etc|nix)(?:/.*)?"
     r"|/var(?!/tmp(?:/|$))(?:/.*)?|[a-z]:/(?:windows|program files|programdata)(?:/.*)?",
@@ -250,8 +259,9 @@ def fold(path: str) -> str:
 
 @per_word(limit=256)
 def is_root(path: str) -> bool:
-    """A filesystem root, system tree or home directory: deleting it wrecks the machine."""
-    return ROOTS.fullmatch(fold(path)) is not None
+    """A filesystem root, system tree, home directory or backup store: deleting it wrecks the machine or its recovery."""
+    folded = fold(path)
+    return ROOTS.fullmatch(folded) is not None or BACKUPS.fullmatch(folded) is not None
 
 
 @per_word(limit=256)

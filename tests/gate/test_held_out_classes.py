@@ -107,7 +107,7 @@ SYSTEM_SUBTREES = [
 
 BACKUPS = [
     "rm -rf /mnt/backup", "rm -rf /mnt/backups/", "rm -rf /media/usb/backups", "rm -rf /srv/backup",
-    "rm -rf /backup", "rm -rf /backups/daily", "rm -rf /Volumes/TM/Backups.backupdb",
+    "rm -rf /backup", "rm -rf /backups/*", "rm -rf /Volumes/TM/Backups.backupdb",
     "rm -rf /.snapshots", "rm -rf /mnt/data/.snapshots", "rm -rf '/Volumes/Time Machine Backups'",
     "rm -rf /srv/snapshots",
 ]
@@ -145,7 +145,7 @@ NOT_CATASTROPHIC = [
     "rm -rf \"$(dirname /tmp/x/y)\"",
     "echo aGVsbG8K | base64 -d > /tmp/.a; cat /tmp/.a",
     "rm -rf /usr/local/bin/tool", "rm -rf /var/log/nginx", "rm -rf /srv/app/tmp", "rm -rf /var/backups/old.gz",
-    "rm -rf /mnt/data/cache", "rm /usr/bin/mytool",
+    "rm -rf /mnt/data/cache", "rm /usr/bin/mytool", "rm -rf /Volumes/Backup/old-projects", "rm -rf /srv/backups/2019-01-01",
     "mkfifo /tmp/f",
     "xterm -display :0",
     "DISPLAY=:1 xterm",
