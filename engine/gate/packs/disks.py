@@ -8,7 +8,9 @@ zeroed, a pool or volume destroyed. Changes that keep the data (a partition in f
 growing or shrinking a volume, mounting) are dangerous, and so is reading a raw disk: it holds
 every file on it, keys and password hashes included. The inspection tables leave out `zpool
 status|iostat -c` (it runs the scripts of `zpool.d`, and of `~/.zpool.d` or `ZPOOL_SCRIPTS_PATH`,
-which the agent could have written) and any `ZPOOL_*` variable in front.
+which the agent could have written) and any `ZPOOL_*` variable in front, `tune2fs` but `-l` (every
+other option changes the filesystem; `-z` writes an undo file), `dumpe2fs -m` and `blockdev --set*`,
+`--flushbufs` and `--rereadpt`.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ _SOCAT_PREFIX = re.compile(r"^(?:open|file|gopen|create|creat):", re.I)
 _NAMES_DEVICES = frozenset(
     "ls stat file readlink realpath test [ [[ echo printf basename dirname lsblk udevadm findmnt blkid mount umount"
     " swapon swapoff losetup eject partprobe partx kpartx mv ln rm unlink fsck e2fsck tune2fs e2label dumpe2fs"
-    " resize2fs xfs_info xfs_admin ntfslabel fatlabel".split()
+    " resize2fs xfs_info xfs_admin ntfslabel fatlabel mountpoint".split()
 )
 _NOT_DONE = frozenset({"--help", "-h", "--version", "-V"})
 
@@ -535,6 +537,10 @@ READ_ONLY: dict[str, Proof] = {
     "badblocks": options("-s -v -b -c -e -p -t -i -B -X", "-b -c -e -p -t -i"),
     "dd": lambda cmd: _dd_operands(list(cmd.args)),
     "mount": options("-l --show-labels -h --help -V --version", "-t --types", operands=at_most(0)),
+    "tune2fs": options("-l", requires="-l", operands=at_most(1)),
+    "dumpe2fs": options("-b -f -g -h -i -x -V", "-o", operands=at_most(1)),
+    "xfs_info": options("-V", "-t", operands=at_most(1)),
+    "mountpoint": options("-q --quiet --nofollow -d --fs-devno -x --devno -h --help -V --version", operands=at_most(1)),
     **{name: only_with(flag, options(f"{flag} -q -v -F -V", "-t -T -b -L -O -E -N -m -I -i -G -g -J -U -C -e -o -r"
                                      if flag == "-n" else "-b -d -i -l -L -m -n -r -s"))
        for name, flag in _MKFS_DRY_RUN.items() if name not in ("mkfs.ntfs", "mkntfs")},
