@@ -260,7 +260,110 @@ PAIRS = [
     ("PAGER=cat man ls", "PAGER=./pager man ls"),
     ("AWS_PAGER='' aws s3 ls", "AWS_PAGER='sh -c id' aws s3 ls"),
     ("SYSTEMD_PAGER= systemctl status nginx", "SYSTEMD_PAGER=./x systemctl status nginx"),
+    # macOS preferences read, never written, deleted, imported or exported to a file.
+    ("defaults read -g AppleInterfaceStyle", "defaults delete -g AppleInterfaceStyle"),
+    ("defaults read -globalDomain AppleLanguages", "defaults write -g AppleShowAllExtensions -bool true"),
+    ("defaults domains", "defaults import com.apple.dock dock.plist"),
+    ("defaults read-type com.apple.dock autohide", "defaults export com.apple.dock dock.plist"),
+    ("defaults -currentHost read com.apple.screensaver idleTime", "defaults -currentHost write com.apple.screensaver"
+                                                                  " idleTime 0"),
+    ("defaults read -app Safari", "defaults rename com.apple.dock autohide hide"),
+    ("defaults read", "defaults read com.apple.dock autohide extra"),
+    # GPUs queried, never reconfigured, reset or logged to a file.
+    ("nvidia-smi", "nvidia-smi -pm 1"),
+    ("nvidia-smi --query-gpu=name,memory.used,utilization.gpu --format=csv,noheader,nounits", "nvidia-smi -pl 150"),
+    ("nvidia-smi -L", "nvidia-smi -r -i 0"),
+    ("nvidia-smi -q -i 0", "nvidia-smi -q -f gpu.txt"),
+    ("nvidia-smi --id=0 -q -d MEMORY,UTILIZATION", "nvidia-smi -i 0 -c EXCLUSIVE_PROCESS"),
+    ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv", "nvidia-smi -lgc 300,300"),
+    ("nvidia-smi -l 5 --query-gpu=temperature.gpu --format=csv", "nvidia-smi --gom=COMPUTE"),
+    ("nvidia-smi topo -m", "nvidia-smi -ac 5001,1590"),
+    ("nvidia-smi -x -q", "nvidia-smi -rac"),
+    ("nvidia-smi -i 0 --query-gpu=pci.bus_id --format=csv", "nvidia-smi -e 0"),
+    ("nvidia-smi --list-gpus", "nvidia-smi -mig 1"),
+    ("nvidia-smi -q -d PERFORMANCE", "nvidia-smi --persistence-mode=1"),
+    ("nvidia-smi --help", "nvidia-smi --filename=log.txt -q"),
+    # Filesystems and block devices described, never tuned.
+    ("tune2fs -l /dev/sda1", "tune2fs -O ^has_journal /dev/sda1"),
+    ("tune2fs -l /dev/nvme0n1p2", "tune2fs -l -L data /dev/sda1"),
+    ("dumpe2fs -h /dev/sda1", "dumpe2fs -h /dev/sda1 > superblock.txt"),
+    ("dumpe2fs -b /dev/mapper/vg-root", "dumpe2fs -z undo /dev/sda1"),
+    ("xfs_info /", "xfs_growfs /"),
+    ("xfs_info /dev/sdb1", "xfs_admin -L data /dev/sdb1"),
+    ("btrfs filesystem show", "btrfs filesystem resize max /"),
+    ("btrfs filesystem df /", "btrfs filesystem defragment -r /"),
+    ("btrfs filesystem usage -T /", "btrfs subvolume delete /mnt/snap"),
+    ("lsblk -o NAME,SIZE,TYPE,MOUNTPOINT -J", "lsblk -o NAME > disks.txt"),
+    ("lsblk -dno NAME,ROTA", "lsblk --frobnicate"),
+    ("blockdev --getsize64 /dev/sda", "blockdev --setro /dev/sda"),
+    ("blockdev --getss /dev/nvme0n1", "blockdev --setra 0 /dev/sda"),
+    ("blockdev --report", "blockdev --setrw /dev/sda"),
+    ("mountpoint -q /mnt", "umount /mnt"),
+    ("mountpoint -x /dev/sda1", "mountpoint -q /mnt > state.txt"),
+    # Installed software listed, never installed, forgotten or expanded.
+    ("pkgutil --pkgs", "pkgutil --forget com.example.tool"),
+    ("pkgutil --pkg-info com.apple.pkg.CLTools_Executables", "pkgutil --expand tool.pkg out"),
+    ("pkgutil --files com.apple.pkg.CLTools_Executables", "pkgutil --flatten dir out.pkg"),
+    ("pkgutil --pkgs=com.apple.*", "pkgutil --learn /usr/local/bin/tool"),
+    ("softwareupdate --list", "softwareupdate -i -a"),
+    ("softwareupdate -l", "softwareupdate --install --all --restart"),
+    ("softwareupdate --history", "softwareupdate --schedule off"),
+    ("brew list", "brew uninstall wget"),
+    ("brew info wget", "brew install wget"),
+    ("brew deps --tree wget", "brew upgrade"),
+    ("brew leaves", "brew cleanup"),
+    ("brew outdated", "brew tap user/repo"),
+    ("brew config", "brew services start postgresql"),
+    ("port installed", "port install wget"),
+    ("port outdated", "port upgrade outdated"),
+    ("port info wget", "port info"),
+    ("port deps wget", "port -F commands.txt"),
+    ("mas list", "mas install 497799835"),
+    ("mas outdated", "mas upgrade"),
+    ("apt list --installed", "apt install htop"),
+    ("apt list --upgradable", "apt upgrade -y"),
+    ("apt-mark showmanual", "apt-mark hold openssl"),
+    ("apt-mark showhold", "apt-mark auto libssl3"),
+    ("dpkg -l", "dpkg -r openssl"),
+    ("dpkg -L coreutils", "dpkg --purge coreutils"),
+    ("dpkg -S /bin/ls", "dpkg --set-selections"),
+    ("dpkg -s bash", "dpkg --configure -a"),
+    ("dpkg --get-selections", "dpkg --clear-selections"),
+    ("pip list", "pip install requests"),
+    ("pip show requests", "pip uninstall -y requests"),
+    ("pip freeze", "pip freeze > requirements.txt"),
+    ("npm ls", "npm install left-pad"),
+    ("npm view react version", "npm publish"),
+    ("cargo --version", "cargo install ripgrep"),
+    ("go version", "go run main.go"),
+    ("go env GOPATH", "go env -w GOPROXY=https://proxy.example"),
+    # Files, mounts, locks, sessions and boot described.
+    ("lsattr -d /etc", "chattr +i /etc/passwd"),
+    ("getcap /usr/bin/ping", "setcap cap_net_raw+ep ./tool"),
+    ("getcap -r /usr/bin", "getcap -r /usr/bin > caps.txt"),
+    ("namei -l /usr/bin/python3", "namei -l /usr/bin/python3 > chain.txt"),
+    ("findmnt -T /home", "findmnt -T /home > mounts.txt"),
+    ("lslocks", "lslocks --frobnicate"),
+    ("lsns -t net", "nsenter -t 1 -n ip link"),
+    ("lsipc", "ipcrm -a"),
+    ("w -h", "wall 'going down'"),
+    ("last -n 10", "last -n 10 > logins.txt"),
+    ("who -b", "who -b > boot.txt"),
+    ("runlevel", "telinit 1"),
+    ("systemd-analyze blame", "systemd-analyze set-log-level debug"),
+    ("systemd-analyze time", "systemd-analyze -H admin@server.example blame"),
+    ("systemd-analyze critical-chain nginx.service", "systemd-analyze --generators=yes dot"),
+    ("systemd-analyze security --no-pager sshd.service", "SYSTEMD_PAGER=./pager systemd-analyze blame"),
+    ("hostnamectl status", "hostnamectl hostname box"),
+    ("timedatectl show", "timedatectl set-ntp false"),
+    ("localectl list-locales", "localectl set-keymap us"),
 ]
+
+# Reads left unproven on purpose: each runs checks or loads code the agent could have written
+# (`brew doctor` runs its checks and external commands, `rustup show` may install the pinned
+# toolchain, `gem` loads plugins from its load path, `mvn` reads `.mvn/jvm.config` from the project,
+# `gradle` runs init scripts), or restarts services (`needrestart`).
+UNPROVEN_ON_PURPOSE = ["brew doctor", "rustup show", "gem list", "mvn -v", "gradle -v", "needrestart -b"]
 
 # Reads that stay asked about on purpose: they print secrets (the clipboard, a named Terraform output,
 # the environment, shell history), send a query to another host (DNS, ICMP), start an interactive
@@ -302,6 +405,11 @@ def test_read_only_command_is_safe_and_its_near_miss_is_not(classifier: Classifi
 
 @pytest.mark.parametrize("command", STILL_ASKED)
 def test_reads_that_print_secrets_or_send_queries_stay_asked(classifier: Classifier, command: str) -> None:
+    assert _rate(classifier, command).level >= Level.DANGEROUS, command
+
+
+@pytest.mark.parametrize("command", UNPROVEN_ON_PURPOSE)
+def test_reads_that_run_checks_or_project_code_stay_asked(classifier: Classifier, command: str) -> None:
     assert _rate(classifier, command).level >= Level.DANGEROUS, command
 
 

@@ -20,7 +20,14 @@ format that expands a macro (`%(…)` runs a shell), nor `-V` (it runs verify sc
 run the project's `.venv/bin/python`, which the agent could have written; `config` prints
 repository passwords); `conda list|env list|info --envs`; `rustup
 toolchain|target|component list` (`rustup show` may install the pinned toolchain); `dotnet
---list-sdks|--list-runtimes` (`--info` and `--version` run the SDK `global.json` picks).
+--list-sdks|--list-runtimes` (`--info` and `--version` run the SDK `global.json` picks); `apt-mark`
+but `show*`; MacPorts `port` listings, never naming no port, `.`, a path or a `file:` URL (it would
+evaluate the Portfile there, Tcl the agent could write), nor `-F` (commands from a file) or `-D`;
+`mas` but `list`, `outdated`, `search`, `info` (`account` prints the Apple ID, `home`/`open` start a
+browser). Also unproven: `gem` (RubyGems loads `rubygems_plugin.rb` files found on its load path and
+a `Gemfile` named by `RUBYGEMS_GEMDEPS`), `mvn` (its launcher reads `.mvn/jvm.config` and
+`.mvn/maven.config` from the project: JVM options such as `-javaagent`), `gradle` (init scripts and
+the project's settings run), and `needrestart` (it can restart services).
 """
 
 from __future__ import annotations
@@ -266,6 +273,39 @@ _FLATPAK = unless_env(Options(frozenset({"--version", "--default-arch", "--suppo
     "search": options(_FLATPAK_COMMON, "--arch --columns"),
     "ps": options(_FLATPAK_COMMON, "--columns"), "history": options(_FLATPAK_COMMON, "--since --until --columns"),
 }), "FLATPAK_*")
+_APT_MARK_READ = options("-q --quiet -h --help -v --version")
+_APT_MARK = unless_env(Options(_APT_MARK_READ.flags, subcommands={
+    verb: _APT_MARK_READ for verb in "showauto showmanual showhold showinstall showremove showpurge".split()}),
+    "APT_CONFIG")
+
+
+def _port_names(operands: list[str]) -> str | None:
+    """MacPorts acts on the Portfile in the working directory (Tcl the agent could have written) when no
+    port, `.`, a path or a `file:` URL is named; plain names and pseudo-names (`depof:wget`) come from the
+    ports tree."""
+    if not operands:
+        return "port: names no port, so it would read the Portfile in the working directory"
+    for name in operands:
+        if "/" in name or name in (".", "..") or name.lower().startswith("file:"):
+            return f"port: {name} names a Portfile outside the ports tree"
+    return None
+
+
+_PORT_INFO = options("--index --line --pretty --name --version --revision --epoch --description --long_description"
+                     " --homepage --maintainer --maintainers --categories --category --depends --depends_lib"
+                     " --depends_build --depends_run --variants --platforms --license --fullname", operands=_port_names)
+_PORT_DEPS = options("--index --no-build --full", operands=_port_names)
+_PORT = Options(frozenset({"-v", "-q", "-N"}), subcommands={
+    "installed": options(), "outdated": options(), "echo": options(operands=_port_names),
+    "search": options("--name --exact --regex --glob --case-sensitive --line --description --long_description"
+                      " --maintainer --categories --homepage --portdir"),
+    "info": _PORT_INFO, "deps": _PORT_DEPS, "rdeps": _PORT_DEPS, "variants": options("--index", operands=_port_names),
+    "dependents": options(operands=_port_names), "rdependents": options(operands=_port_names),
+    "contents": options("--size", "--units", operands=_port_names), "provides": options(),
+    "list": options(operands=_port_names), "version": options(), "help": options(),
+})
+_MAS = subcommands({"list": options(), "outdated": options("--verbose"), "search": options("--price"),
+                    "info": options(), "version": options(), "help": options()})
 _DOTNET = options("--list-sdks --list-runtimes", requires="--list-sdks --list-runtimes", operands=at_most(0))
 
 READ_ONLY = {
@@ -274,6 +314,7 @@ READ_ONLY = {
     "cargo": _CARGO, "go": _GO, "brew": _BREW,
     "snap": _SNAP, "flatpak": _FLATPAK,
     "pipx": _PIPX, "poetry": _POETRY, "conda": _CONDA, "rustup": _RUSTUP, "dotnet": _DOTNET,
+    "apt-mark": _APT_MARK, "port": _PORT, "mas": _MAS,
     "rpm": _RPM, "dnf": _DNF, "yum": _DNF, "pacman": _pacman, "apk": _APK, "pnpm": _PNPM, "yarn": _YARN,
 }
 
@@ -285,7 +326,7 @@ PROVEN = (
     "dnf list installed", "yum info nginx", "pacman -Qi bash", "pacman -Ss nginx", "apk info -v",
     "pnpm list --depth 0", "yarn why react", "npm run", "cargo --list", "pipx list --short", "poetry check",
     "conda env list", "rustup toolchain list", "dotnet --list-sdks", "cargo fmt --check", "snap list",
-    "flatpak list --app",
+    "flatpak list --app", "apt-mark showmanual", "port installed", "port info wget", "mas list",
 )
 
 PACK = Pack("packages", "Package managers asked what is installed or available, never to install, build or run "
