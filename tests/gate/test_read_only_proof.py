@@ -105,7 +105,7 @@ OTHER_EXAMPLES = [
     "vssadmin list shadows", "wevtutil el", "wmic os get caption", "auditctl -l", "nft list ruleset",
     "timeshift --list", "ufw status", "csrutil status", "defaults read com.apple.finder", "diskutil list",
     "fdesetup status", "gpt show disk0", "launchctl list", "log show --last 1h", "security list-keychains",
-    "spctl --status", "tmutil listbackups",
+    "spctl --status", "tmutil listbackups", "tune2fs -l /dev/sda1",
 ]
 
 
