@@ -14,7 +14,6 @@ import base64
 import binascii
 import bz2
 import codecs
-import gzip
 import lzma
 import re
 import shlex

@@ -30,7 +30,7 @@ import re
 from engine.gate.memo import per_word
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, rule
 from engine.gate.paths import fold
-from engine.gate.proof import Options, Reading, at_most, options, subcommands
+from engine.gate.proof import Reading, at_most, options, subcommands
 from engine.gate.shell.view import Command
 
 _DISK_ERASES = frozenset(

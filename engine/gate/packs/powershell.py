@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from engine.gate import winpath
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
 from engine.gate.packs.windows import (_joined, admin_group, anyone, contents_target, registry_delete_catastrophic,
-                                       registry_key, root_target, security_service, security_value, system_key,
+                                       registry_key, root_target, security_service, security_value,
                                        vital_process)
 from engine.gate.shell.view import Command
 

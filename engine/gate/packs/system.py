@@ -29,7 +29,7 @@ the next word only when it is a number, so a table that always took it could ski
 from __future__ import annotations
 
 from engine.gate.packs.model import Pack
-from engine.gate.proof import Options, anything, at_most, options, subcommands, unless_env
+from engine.gate.proof import Options, anything, at_most, options, unless_env
 
 _GNU = " --help --version"
 

@@ -325,8 +325,8 @@ class Analyser:
         if name in escapes.PROGRAMS:
             texts.extend(escapes.option_commands(name, cmd.args, cmd.env, cmd.text))
             if name in _SSH_CLIENTS:
-                for _option, source in escapes.option_values(cmd.args, {"-F": ""}):
-                    text = files.get(source) if source in files else self.fed(cmd, stages, files) if source in STDIN_PATHS else None
+                for _option, config in escapes.option_values(cmd.args, {"-F": ""}):
+                    text = files.get(config) if config in files else self.fed(cmd, stages, files) if config in STDIN_PATHS else None
                     if text is not None:
                         texts.extend(escapes.ssh_config_commands(text))
             if name in ("make", "gmake"):
@@ -377,8 +377,8 @@ class Analyser:
     def makefiles(self, cmd: Command, stages: list[tuple[list[str], str | None]], files: Files) -> list[str]:
         """The commands of makefile text given inline (`--eval`, `-E`) or read from standard input or a `<(…)`."""
         texts = [value for _option, value in escapes.option_values(cmd.args, {"--eval": "", "-E": ""})]
-        for _option, source in escapes.option_values(cmd.args, {"-f": "", "--file": "", "--makefile": ""}):
-            text = files.get(source) if source in files else self.fed(cmd, stages, files) if source in STDIN_PATHS else None
+        for _option, makefile in escapes.option_values(cmd.args, {"-f": "", "--file": "", "--makefile": ""}):
+            text = files.get(makefile) if makefile in files else self.fed(cmd, stages, files) if makefile in STDIN_PATHS else None
             if text is not None:
                 texts.append(text)
         return [command for text in texts[:4] for command in escapes.makefile_commands(text)]
@@ -1145,12 +1145,12 @@ _DOCKER_VALUES = frozenset(
 
 def _on_host(word: str, mounts: list[tuple[str, str]]) -> str:
     """`word` with container paths under a bind mount written as the host paths they are."""
-    for target, source in mounts:
+    for target, origin in mounts:
         target = target.rstrip("/") or "/"
         if target == "/":
             continue
         pattern = re.compile(r"(?<![\w.-])" + re.escape(target) + r"(?=/|$|\s|['\";])")
-        word = pattern.sub(lambda m: source.rstrip("/") if word[m.end() : m.end() + 1] == "/" else source, word)
+        word = pattern.sub(lambda m: origin.rstrip("/") if word[m.end() : m.end() + 1] == "/" else origin, word)
     return word
 
 
