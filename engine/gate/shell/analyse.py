@@ -24,7 +24,7 @@ from engine.gate.packs import Bank
 from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
 from engine.gate.shell import elsewhere, escapes, reads, windows
-from engine.gate.shell.decode import SED_SUBSTITUTE, everything, listed_paths, sed_substitute, simulate, source
+from engine.gate.shell.decode import SED_SUBSTITUTE, awk_call, everything, listed_paths, sed_substitute, simulate, source
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
 from engine.gate.shell.view import Command, basename
@@ -575,34 +575,10 @@ class Analyser:
             files: Files) -> None:
         """awk's `system()`, `cmd | getline` and `print | cmd` run shell commands; `print | "sh"`
         runs the lines awk reads."""
-        args = list(cmd.args)
-        variables: dict[str, str] = {}
-        program = None
-        i = 0
-        while i < len(args):
-            arg = args[i]
-            if arg in ("-v", "--assign") and i + 1 < len(args):
-                key, _, value = args[i + 1].partition("=")
-                variables[key] = value
-                i += 2
-                continue
-            if arg.startswith("-v") and "=" in arg:
-                key, _, value = arg[2:].partition("=")
-                variables[key] = value
-            elif arg in ("-e", "--source") and i + 1 < len(args):
-                program = args[i + 1]
-                break
-            elif arg in ("-f", "--file", "-F", "--field-separator"):
-                if arg in ("-f", "--file"):
-                    return
-                i += 2
-                continue
-            elif not arg.startswith("-") or arg == "-":
-                program = arg
-                break
-            i += 1
-        if program is None:
+        call = awk_call(list(cmd.args))
+        if call.program is None:
             return
+        variables, program = call.variables, call.program
         text = cmd.stdin if cmd.stdin is not None else simulate(stages) if stages else None
         lines = text.split("\n") if text is not None else (listed_paths(stages) if stages else None)
         found = payload.awk(program, variables, [line for line in lines if line.strip()] if lines else None)

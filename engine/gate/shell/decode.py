@@ -20,6 +20,7 @@ import lzma
 import posixpath
 import re
 import zlib
+from dataclasses import dataclass
 
 from engine.gate.payload import awk_prints, awk_value
 from engine.gate.shell.words import ansi_c
@@ -503,30 +504,55 @@ _AWK_PRINT = re.compile(r"(printf?)\b\s{0,4}\(?(.{0,4000}?)\)?\s{0,4}")
 _AWK_ARGUMENT = re.compile(r'(?:[^,"]|"(?:[^"\\\n]|\\.){0,400}"){1,4000}')
 
 
-def awk(args: list[str], text: str | None) -> str | None:
-    """What an awk program made only of `print` and `printf` statements of literals, fields and `-v`
-    names writes: its `BEGIN` block once, its main block for each line of `text`; None otherwise."""
-    bound: dict[str, str] = {}
-    program = None
+@dataclass(frozen=True)
+class AwkCall:
+    """An awk command line: its `-v` assignments, its program text (None when it comes from a file
+    or is missing), the words after the program, and whether no option but `-v` was given."""
+
+    variables: dict[str, str]
+    program: str | None
+    rest: list[str]
+    plain: bool
+
+
+def awk_call(args: list[str]) -> AwkCall:
+    """Reads awk's options as awk does, up to the program (`-e`/`--source` TEXT, or the first operand)."""
+    variables: dict[str, str] = {}
+    plain = True
     i = 0
     while i < len(args):
         arg = args[i]
         if arg in ("-v", "--assign") and i + 1 < len(args):
             key, _, value = args[i + 1].partition("=")
-            bound[key] = value
+            variables[key] = value
             i += 2
             continue
         if arg.startswith("-v") and "=" in arg:
             key, _, value = arg[2:].partition("=")
-            bound[key] = value
-        elif not arg.startswith("-"):
-            program = arg
-            break
+            variables[key] = value
+        elif arg in ("-e", "--source") and i + 1 < len(args):
+            return AwkCall(variables, args[i + 1], args[i + 2 :], False)
+        elif arg in ("-f", "--file"):
+            return AwkCall(variables, None, args[i + 2 :], False)
+        elif arg in ("-F", "--field-separator"):
+            plain = False
+            i += 2
+            continue
+        elif not arg.startswith("-") or arg == "-":
+            return AwkCall(variables, arg, args[i + 1 :], plain)
         else:
-            return None
+            plain = False
         i += 1
-    if program is None or args[i + 1 :]:
+    return AwkCall(variables, None, [], plain)
+
+
+def awk(args: list[str], text: str | None) -> str | None:
+    """What an awk program made only of `print` and `printf` statements of literals, fields and `-v`
+    names writes: its `BEGIN` block once, its main block for each line of `text`; None otherwise."""
+    call = awk_call(args)
+    if call.program is None or not call.plain or call.rest:
         return None
+    bound, program = call.variables, call.program
     if text is not None and "BEGIN" not in program:
         simple = awk_prints(program, text)
         if simple is not None:
