@@ -93,6 +93,13 @@ class Word:
     variables: list[str] = field(default_factory=list)
     quoted: bool = False
 
+    def absorb(self, part: "Word") -> str:
+        """Takes in what a part of this word (a string, an expansion) runs and reads; returns its text."""
+        self.dynamic = self.dynamic or part.dynamic
+        self.code.extend(part.code)
+        self.variables.extend(part.variables)
+        return part.text
+
 
 @dataclass(slots=True)
 class Element:
@@ -585,19 +592,11 @@ class _Reader:
                 self.i = end
                 continue
             if ch in DOUBLE:
-                part = self.double()
-                parts.append(part.text)
+                parts.append(word.absorb(self.double()))
                 word.quoted = True
-                word.dynamic = word.dynamic or part.dynamic
-                word.code.extend(part.code)
-                word.variables.extend(part.variables)
                 continue
             if ch == "$" and self.i + 1 < n and (text[self.i + 1].isalnum() or text[self.i + 1] in "_{(?^$:"):
-                part = self.expansion()
-                parts.append(part.text)
-                word.dynamic = word.dynamic or part.dynamic
-                word.code.extend(part.code)
-                word.variables.extend(part.variables)
+                parts.append(word.absorb(self.expansion()))
                 continue
             parts.append(ch)
             self.i += 1
@@ -639,11 +638,7 @@ class _Reader:
                 word.text = "".join(parts)
                 return word
             if ch == "$" and self.i + 1 < n and (text[self.i + 1].isalnum() or text[self.i + 1] in "_{(?^$:"):
-                part = self.expansion()
-                parts.append(part.text)
-                word.dynamic = word.dynamic or part.dynamic
-                word.code.extend(part.code)
-                word.variables.extend(part.variables)
+                parts.append(word.absorb(self.expansion()))
                 continue
             parts.append(ch)
             self.i += 1

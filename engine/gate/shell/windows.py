@@ -1347,10 +1347,13 @@ def _member(base: Binding, name: str) -> Binding | None:
     return None
 
 
-def _closing_paren(text: str, open_at: int) -> int:
-    """The position of the `)` closing the `(` at `open_at`, quotes skipped; -1 when there is none."""
+def _bracket(text: str, open_at: int) -> tuple[int, list[str]]:
+    """Where the bracket at `open_at` closes (-1 when not within 4 000 characters), quotes skipped,
+    and the top-level comma-separated arguments inside it."""
     depth = 0
     quote = ""
+    start = open_at + 1
+    found: list[str] = []
     for j in range(open_at, min(len(text), open_at + 4000)):
         ch = text[j]
         if quote:
@@ -1366,8 +1369,19 @@ def _closing_paren(text: str, open_at: int) -> int:
         elif ch in ")]}":
             depth -= 1
             if depth == 0:
-                return j if ch == ")" else -1
-    return -1
+                if text[start:j].strip():
+                    found.append(text[start:j])
+                return j, found
+        elif ch == "," and depth == 1:
+            found.append(text[start:j])
+            start = j + 1
+    return -1, found
+
+
+def _closing_paren(text: str, open_at: int) -> int:
+    """The position of the `)` closing the `(` at `open_at`, quotes skipped; -1 when there is none."""
+    end, _ = _bracket(text, open_at)
+    return end if end >= 0 and text[end] == ")" else -1
 
 
 def _split_top(text: str) -> list[str]:
@@ -1604,32 +1618,7 @@ def _starts_processes(parts: list[str]) -> bool:
 
 def _arguments(text: str, open_at: int) -> list[str]:
     """The top-level comma-separated arguments of the call whose `(` is at `open_at`."""
-    depth = 0
-    quote = ""
-    start = open_at + 1
-    found: list[str] = []
-    for j in range(open_at, min(len(text), open_at + 4000)):
-        ch = text[j]
-        if quote:
-            if ch == quote or quote == "'" and ch in powershell.SINGLE or quote == '"' and ch in powershell.DOUBLE:
-                quote = ""
-            continue
-        if ch in powershell.SINGLE:
-            quote = "'"
-        elif ch in powershell.DOUBLE:
-            quote = '"'
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                if text[start:j].strip():
-                    found.append(text[start:j])
-                return found
-        elif ch == "," and depth == 1:
-            found.append(text[start:j])
-            start = j + 1
-    return found
+    return _bracket(text, open_at)[1]
 
 
 def _opening(text: str, close_at: int) -> int | None:
