@@ -65,6 +65,16 @@ def prints_version(cmd: "Command") -> bool:
             and cmd.stdin is None and not cmd.piped and _environment(cmd) is None)
 
 
+def _python_start(cmd: "Command") -> tuple[list[str], int, str | None]:
+    """Python's arguments, where its options end, and why its context or options are not proven (or None)."""
+    args = list(cmd.args)
+    why = _python_context(cmd)
+    if why:
+        return args, 0, why
+    start, why = _python_options(args)
+    return args, start, why
+
+
 def without_payload(kind: str, cmd: "Command") -> str | None:
     """None when an interpreter started with no inline payload is proven to only read: a version
     flag, or `python -m` of a module that only reads with arguments it proves."""
@@ -72,11 +82,7 @@ def without_payload(kind: str, cmd: "Command") -> str | None:
         return None
     if kind != "python":
         return f"{cmd.name}: only a version flag is proven"
-    why = _python_context(cmd)
-    if why:
-        return why
-    args = list(cmd.args)
-    start, why = _python_options(args)
+    args, start, why = _python_start(cmd)
     if why:
         return why
     if start >= len(args) or args[start] != "-m" or start + 1 >= len(args):
@@ -94,11 +100,7 @@ def with_payload(kind: str, cmd: "Command", code: str) -> str | None:
         return applescript.prove(cmd)
     if kind != "python":
         return f"{cmd.name}: only Python and AppleScript payloads are proven"
-    why = _python_context(cmd)
-    if why:
-        return why
-    args = list(cmd.args)
-    start, why = _python_options(args)
+    args, start, why = _python_start(cmd)
     if why:
         return why
     rest = args[start:]
