@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
 
 from engine.gate.classifier import Classifier
+from engine.gate.packs import bank
+from engine.gate.shell.view import Command
 from engine.gate.verdict import Verdict
 from engine.tools.call import ToolCall
 
@@ -25,3 +28,11 @@ def shell(classifier: Classifier):
         return classifier.classify(ToolCall("shell.run", {"command": command}))
 
     return rate
+
+
+def prove(command: str) -> str | None:
+    """The read-only proof of one plain command by its program's table: None when proven, else why not."""
+    cmd = Command(tuple(shlex.split(command)))
+    proof = bank().read_only.get(cmd.name)
+    assert proof is not None, f"no read-only table for {cmd.name}"
+    return proof(cmd)

@@ -10,13 +10,12 @@ like are proven read-only by the pack's tables.
 
 from __future__ import annotations
 
-import shlex
 
 import pytest
 
 from engine.gate.packs import bank, macos
-from engine.gate.shell.view import Command
 from engine.gate.verdict import Level
+from tests.gate.conftest import prove
 
 CATASTROPHIC = [
     # disks
@@ -217,23 +216,16 @@ def test_dangerous_not_catastrophic(shell, command: str) -> None:
     assert verdict.level is Level.DANGEROUS, verdict
 
 
-def _prove(command: str) -> str | None:
-    cmd = Command(tuple(shlex.split(command)))
-    proof = bank().read_only.get(cmd.name)
-    assert proof is not None, f"no read-only table for {cmd.name}"
-    return proof(cmd)
-
-
 @pytest.mark.parametrize("command", READ_ONLY)
 def test_read_only_forms_are_proven(shell, command: str) -> None:
-    assert _prove(command) is None
+    assert prove(command) is None
     ours = {item.id for item in macos.PACK.rules}
     assert not ours & set(shell(command).rules), command
 
 
 @pytest.mark.parametrize("command", NOT_PROVEN)
 def test_changing_forms_are_not_proven(command: str) -> None:
-    assert _prove(command), command
+    assert prove(command), command
 
 
 def test_macos_pack_can_be_switched_off() -> None:

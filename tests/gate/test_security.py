@@ -8,13 +8,12 @@ dangerous; the read-only forms of the same programs are proven by the pack's tab
 
 from __future__ import annotations
 
-import shlex
 
 import pytest
 
-from engine.gate.packs import bank, security
-from engine.gate.shell.view import Command
+from engine.gate.packs import security
 from engine.gate.verdict import Level
+from tests.gate.conftest import prove
 
 CATASTROPHIC = [
     # firewall off
@@ -351,21 +350,14 @@ def test_reading_logs_and_accounts_stays_safe(shell, command: str) -> None:
     assert shell(command).level is Level.SAFE
 
 
-def _prove(command: str) -> str | None:
-    cmd = Command(tuple(shlex.split(command)))
-    proof = bank().read_only.get(cmd.name)
-    assert proof is not None, f"no read-only table for {cmd.name}"
-    return proof(cmd)
-
-
 @pytest.mark.parametrize("command", READ_ONLY)
 def test_read_only_forms_are_proven(shell, command: str) -> None:
-    assert _prove(command) is None
+    assert prove(command) is None
     ours = {item.id for item in security.PACK.rules}
     assert not ours & set(shell(command).rules), command
 
 
 @pytest.mark.parametrize("command", NOT_PROVEN)
 def test_changing_forms_are_not_proven(command: str) -> None:
-    why = _prove(command)
+    why = prove(command)
     assert why, command
