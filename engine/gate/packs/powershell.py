@@ -258,11 +258,6 @@ def _defender_off(cmd: Command) -> str | bool:
     return False
 
 
-def _defender_exclusion(cmd: Command) -> bool:
-    bound = bind(cmd, _MP)
-    return any(name.startswith("exclusion") for name in bound)
-
-
 def _feature_defender(cmd: Command) -> bool:
     bound = bind(cmd, _FEATURE)
     return any("defender" in v.lower() for v in bound_values(bound, "name", "featurename", ""))

@@ -375,10 +375,6 @@ def _diskpart_wipe(cmd: Command) -> bool:
     return re.search(r"\b(?:clean|format|delete\s+(?:partition|volume|disk)|convert|create\s+partition)\b", text) is not None
 
 
-def _delete_partition_words(text: str) -> bool:
-    return re.search(r"(?i)\b(?:clean|format|delete\s+(?:partition|volume|disk)|convert)\b", text) is not None
-
-
 def _robocopy_purge(cmd: Command) -> bool:
     args = _lower(cmd)
     operands = [a for a in cmd.args if not a.startswith("/")]
@@ -468,11 +464,6 @@ def _dism_defender(cmd: Command) -> bool:
 
 def _sdelete_root(cmd: Command) -> bool:
     return any(root_target(cmd, a) for a in cmd.args if not a.startswith("-"))
-
-
-def _net_user_delete(cmd: Command) -> bool:
-    args = _lower(cmd)
-    return bool(args) and args[0] in ("user", "localgroup", "group") and "/delete" in args
 
 
 def _sort_output(cmd: Command) -> bool:

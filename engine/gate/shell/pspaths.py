@@ -93,11 +93,6 @@ def root(path: str) -> str | None:
     return found.group(1).upper() + ":\\" if found is not None else None
 
 
-def leaf(path: str) -> str:
-    text = path.rstrip("\\/")
-    return text[max(text.rfind("\\"), text.rfind("/")) + 1:]
-
-
 def formatted(template: str, values: list[str]) -> str | None:
     """`'{0}\\Windows' -f $env:SystemDrive`: `{n}` replaced (None when an index is missing or formatted)."""
     missing = False
