@@ -46,6 +46,7 @@ from engine.tasks.budget import Budget
 from engine.tasks.evaluator import EvaluatorError
 from engine.tasks.queue import TaskQueue
 from engine.tasks.runner import DEFAULT_MAX_STEPS, TaskRunner
+from engine.tasks.fence import EffectFence
 from engine.tasks.stepper import Stepper
 from engine.tasks.task import Task, TaskSpec
 from engine.tools.call import ToolCall
@@ -166,7 +167,9 @@ class Runtime(Records):
         self.journal = Journal(store, home / "snapshots") if switches.recovery else None
         self.corpus = Corpus(store, home / "programs")
         self.queue = TaskQueue(store)
-        stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry)
+        self.fence = EffectFence(home / "fences", self.queue)
+        stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry,
+                          self.fence)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
         self._opened: dict[str, Environment] = {env.identity: env for env in self.environments.values()}
         self.runner: TaskBackend = TaskRunner(

@@ -151,13 +151,12 @@ class TaskQueue:
         Settling a step (writing what a call did) is also allowed once the task was cancelled
         under this claim: the call ran before the cancel could stop it, and that is a fact.
         """
-        statuses = "('running', 'cancelled')" if settling else "('running')"
-        rows = await db.execute_fetchall(
-            f"SELECT 1 FROM tasks WHERE id = ? AND status IN {statuses} AND claimed_by = ? AND epoch = ?",
-            (claim.task_id, claim.runner, claim.epoch),
-        )
-        if not rows:
-            raise LeaseLost(f"task {claim.task_id}: claim {claim.epoch} of {claim.runner} no longer holds")
+        _held(await db.execute_fetchall(_holds_sql(settling), (claim.task_id, claim.runner, claim.epoch)), claim)
+
+    async def check(self, claim: Claim) -> None:
+        """Outside a transaction: LeaseLost unless the task still runs (or was cancelled) under this claim.
+        A cancel does not stop an effect already written ahead, as a settling write is allowed after it."""
+        _held(await self._store.fetchall(_holds_sql(True), (claim.task_id, claim.runner, claim.epoch)), claim)
 
     async def set_mode(self, task_id: str, mode: TaskMode, program_id: str | None) -> None:
         await self._store.execute(
@@ -280,3 +279,13 @@ class TaskQueue:
             "SELECT idx, call, source, status, trace FROM steps WHERE task_id = ? ORDER BY idx", (task_id,))
         return [{"idx": row["idx"], "call": json.loads(row["call"]), "source": row["source"], "status": row["status"],
                  **(json.loads(row["trace"]) if row["trace"] else {})} for row in rows]
+
+
+def _holds_sql(settling: bool) -> str:
+    statuses = "('running', 'cancelled')" if settling else "('running')"
+    return f"SELECT 1 FROM tasks WHERE id = ? AND status IN {statuses} AND claimed_by = ? AND epoch = ?"
+
+
+def _held(rows: list, claim: Claim) -> None:
+    if not rows:
+        raise LeaseLost(f"task {claim.task_id}: claim {claim.epoch} of {claim.runner} no longer holds")

@@ -4,10 +4,11 @@ The call is on record before the gate rules on it. The step is marked `dispatchi
 before its side effect (write ahead, fenced by the runner's claim, leaving what the
 receipt will need and what the tool's witness saw) and `done` (or `failed`: a failing
 tool may still have changed something) with its receipt in one transaction after it.
-A step found `dispatching` on resume is settled by evidence: the witness or the
-idempotent effect check says it ran (its receipt is written from what was left) or did
-not (it runs again); when nothing can be told, a person is asked, and told why. Any
-exception a tool raises fails the step, never the runner.
+The effect itself runs inside the task's `EffectFence`, so a runner reclaimed between
+those writes never acts. A step found `dispatching` on resume is settled by evidence:
+the witness or the idempotent effect check says it ran (its receipt is written from
+what was left) or did not (it runs again); when nothing can be told, a person is asked,
+and told why. Any exception a tool raises fails the step, never the runner.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from engine.journal.journal import Journal, Prepared
 from engine.programs.predicates import holds
 from engine.store import Store
 from engine.tasks.claim import Claim, LeaseLost
+from engine.tasks.fence import EffectFence
 from engine.tasks.queue import TaskQueue
 from engine.tasks.task import TaskStatus
 from engine.tier import Tier
@@ -48,6 +50,7 @@ class Stepper:
     approvals: ApprovalBook
     journal: Journal | None
     registry: ToolRegistry
+    fence: EffectFence
 
     async def dispatch(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str,
                        state_id: str | None = None) -> StepOutcome:
@@ -70,7 +73,8 @@ class Stepper:
             return await self._settle(step, StepStatus.FAILED, str(exc), left)
         evidence = None
         if interrupted:
-            evidence = await self._evidence(env, tool, call, left)
+            async with self.fence.hold(claim):  # a stale runner's effect is over, or it will not start
+                evidence = await self._evidence(env, tool, call, left)
             if evidence.ran is True:
                 return await self._confirm(env, tool, step, left, evidence)
             if evidence.ran is False:  # proven not to have run: it is a new step again
@@ -150,8 +154,11 @@ class Stepper:
                 return await self._settle(step, StepStatus.FAILED, one_line(exc), left)
             self.drop(left)
             try:
-                output, status = await tool.run(env, call.args), StepStatus.DONE
+                async with self.fence.hold(step.claim):
+                    output, status = await tool.run(env, call.args), StepStatus.DONE
                 message = output.text
+            except LeaseLost:
+                raise
             except Exception as exc:  # a tool's failure is the step's, never the runner's
                 output, status, message = None, StepStatus.FAILED, one_line(exc)
             async with self.store.transaction() as db:

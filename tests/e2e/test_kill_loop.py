@@ -4,6 +4,7 @@ reclaims its task, while tasks append 500 lines; every line ends up written exac
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import random
 import signal
 import sqlite3
@@ -44,19 +45,32 @@ def wait_for_progress(home: Path, since: int, seconds: float = 30.0) -> int:
 
 
 def stall(process: subprocess.Popen, home: Path) -> None:
-    """SIGSTOP the runner at a moment it holds no write lock: a stall of its whole process (heartbeat
-    included) between transactions, as a blocked loop stalls it, not a database left locked."""
+    """SIGSTOP the runner at a moment it holds no write lock and no task's effect fence: a stall of its
+    whole process (heartbeat included) between transactions, as a blocked loop stalls it, not a
+    database left locked or an effect left half-fenced (that one waits for the runner, by design)."""
     while True:
         process.send_signal(signal.SIGSTOP)
-        with sqlite3.connect(home / "warden.db", timeout=0, isolation_level=None) as db:
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                db.execute("ROLLBACK")
-                return
-            except sqlite3.OperationalError:
-                pass
+        if not fenced(home):
+            with sqlite3.connect(home / "warden.db", timeout=0, isolation_level=None) as db:
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                    db.execute("ROLLBACK")
+                    return
+                except sqlite3.OperationalError:
+                    pass
         process.send_signal(signal.SIGCONT)
         time.sleep(0.005)
+
+
+def fenced(home: Path) -> bool:
+    """Whether some process holds a task's effect fence (see `engine.tasks.fence`)."""
+    for lock in (home / "fences").glob("*.lock"):
+        with lock.open("rb") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+    return False
 
 
 def kill(process: subprocess.Popen) -> None:
