@@ -1,0 +1,131 @@
+"""`warden journal`: the receipts of what calls did, what each changed, and undoing one or a whole task.
+
+An undo that cannot go ahead (nothing to restore, a later change to the same paths) is refused in
+one line with exit 1 and changes nothing; `undo-task` stops at the first receipt it cannot undo
+and reports what it undid before that.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from app.commands.scripting import print_json, run_on_runtime
+from engine.journal.diff import Content, FileDiff
+from engine.journal.receipt import Receipt
+from engine.runtime import Runtime
+
+RECEIPT_LIMIT = 200
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("journal", help="list receipts, show or diff one, undo one or a whole task",
+                                   description="With no action, lists the newest receipts of $WARDEN_HOME. "
+                                   "Errors are one line on stderr and exit 1.")
+    actions = parser.add_subparsers(title="actions", metavar="ACTION", dest="action")
+    listing = actions.add_parser("list", help=f"receipts newest first (at most {RECEIPT_LIMIT}), or one task's")
+    listing.add_argument("--task", dest="task_id", help="only this task's receipts, in step order")
+    show = actions.add_parser("show", help="one receipt: its call, reversal, snapshot and what it changed")
+    diff = actions.add_parser("diff", help="what a receipt changed: a text diff, or size and SHA-256 when binary")
+    undo = actions.add_parser("undo", help="restore the snapshot a receipt took")
+    undo.add_argument("--force", action="store_true",
+                      help="undo even though a later call that left no snapshot may have changed the same paths")
+    undo_task = actions.add_parser("undo-task", help="undo a task's receipts newest first; exit 1 if it stops at one "
+                                   "that cannot be undone")
+    undo_task.add_argument("task_id")
+    for action in (show, diff, undo):
+        action.add_argument("receipt_id")
+    for action in (listing, show, diff, undo, undo_task):
+        action.add_argument("--json", action="store_true", help="print one JSON document (a list prints an array)")
+    parser.set_defaults(func=run, action=None, json=False, task_id=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_on_runtime(lambda runtime: _run(runtime, args))
+
+
+async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
+    console = Console(highlight=False)
+    if args.action == "show":
+        detail = await runtime.receipt_detail(args.receipt_id)
+        shown = {**receipt_json(detail.receipt), "task_goal": detail.task_goal, "step_status": detail.step_status,
+                 "snapshot_state": detail.snapshot_state,
+                 "snapshot": [dataclasses.asdict(entry) for entry in detail.snapshot],
+                 "changes": [change_json(change) for change in detail.changes],
+                 "later": [dataclasses.asdict(conflict) for conflict in detail.later]}
+        if args.json:
+            print_json(shown)
+        else:
+            console.print_json(data=shown)
+        return 0
+    if args.action == "diff":
+        detail = await runtime.receipt_detail(args.receipt_id)
+        if args.json:
+            print_json({"receipt_id": detail.receipt.id, "changes": [change_json(c) for c in detail.changes]})
+        else:
+            for change in detail.changes:
+                print("\n".join(diff_lines(change)))
+        return 0
+    if args.action == "undo":
+        receipt = await runtime.undo(args.receipt_id, force=args.force)
+        if args.json:
+            print_json(receipt_json(receipt))
+        else:
+            console.print(f"{receipt.id} {escape(receipt.summary)}: {receipt.reversal.value}")
+        return 0
+    if args.action == "undo-task":
+        result = await runtime.undo_task(args.task_id)
+        if args.json:
+            print_json({"ok": result.ok, "undone": list(result.undone),
+                        "stopped_at": result.stopped_at.as_json() if result.stopped_at else None})
+        else:
+            for receipt_id in result.undone:
+                console.print(f"undone {receipt_id}")
+            if result.stopped_at:
+                console.print(f"stopped at {result.stopped_at.receipt_id}: {escape(result.stopped_at.reason)}")
+        return 0 if result.ok else 1
+    if args.task_id:
+        await runtime.task(args.task_id)
+        receipts = await runtime.journal.for_task(args.task_id) if runtime.journal else []
+    else:
+        receipts = await runtime.receipts(RECEIPT_LIMIT)
+    if args.json:
+        print_json([receipt_json(receipt) for receipt in receipts])
+        return 0
+    table = Table("id", "task", "step", "tool", "reversal", "summary", box=None)
+    for receipt in receipts:
+        table.add_row(receipt.id, receipt.task_id or "", "" if receipt.step_idx is None else str(receipt.step_idx),
+                      receipt.call.tool, receipt.reversal.value, escape(receipt.summary))
+    console.print(table)
+    return 0
+
+
+def receipt_json(receipt: Receipt) -> dict:
+    return {"id": receipt.id, "task_id": receipt.task_id, "step_idx": receipt.step_idx,
+            "tool": receipt.call.tool, "call": receipt.call.as_json(), "tier": receipt.tier.value,
+            "reversal": receipt.reversal.value, "undoable": receipt.undoable, "summary": receipt.summary,
+            "snapshot_kind": receipt.snapshot_kind.value, "env": receipt.env,
+            "created_at": receipt.created_at, "reversed_at": receipt.reversed_at}
+
+
+def _content(content: Content | None) -> dict | None:
+    return dataclasses.asdict(content) if content is not None else None
+
+
+def change_json(change: FileDiff) -> dict:
+    return {"path": change.path, "binary": change.binary, "before": _content(change.before),
+            "after": _content(change.after), "diff": list(change.lines), "note": change.note}
+
+
+def _side(content: Content | None) -> str:
+    return "absent" if content is None else f"{content.size} bytes sha256 {content.sha256}"
+
+
+def diff_lines(change: FileDiff) -> list[str]:
+    """A change as text: its unified diff, or, with no diff to show, each side's size and SHA-256."""
+    lines = list(change.lines) or [f"{change.path}: {_side(change.before)} -> {_side(change.after)}"]
+    return lines + ([f"({change.note})"] if change.note else [])
