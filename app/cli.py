@@ -8,7 +8,7 @@ import sys
 
 from engine.errors import WardenError
 
-COMMANDS = ("demo", "run", "submit", "tasks", "approvals", "journal", "programs", "classify", "doctor", "bench")
+COMMANDS = ("demo", "run", "submit", "worker", "tasks", "approvals", "journal", "programs", "classify", "doctor", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -28,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("file", type=Path, help="the task file (JSON)")
     parser.add_argument("--run", action="store_true", help="run the queue here until nothing more can run, showing each step")
     parser.add_argument("--workspace", type=Path, help="the workspace the tools act in (default $WARDEN_HOME/workspace)")
+    parser.add_argument("--json", action="store_true",
+                        help='print only one line, {"task_ids": [...]} (with --run, quietly, plus "statuses")')
     parser.set_defaults(func=run)
 
 
@@ -50,18 +52,21 @@ def load_specs(path: Path) -> list[TaskSpec]:
 
 def run(args: argparse.Namespace) -> int:
     specs = load_specs(args.file)
-    return asyncio.run(_submit(specs, args.workspace, args.run))
+    return asyncio.run(_submit(specs, args.workspace, args.run, args.json))
 
 
-async def _submit(specs: list[TaskSpec], workspace: Path | None, run_here: bool) -> int:
-    console = Console(highlight=False)
+async def _submit(specs: list[TaskSpec], workspace: Path | None, run_here: bool, as_json: bool = False) -> int:
+    console = Console(highlight=False, quiet=as_json)
     runtime = await Runtime.open(warden_home(), workspace)
     try:
         events = runtime.events()
         tasks = await runtime.submit_all(specs)
         for task in tasks:
             console.print(f"queued {task.id}  {task.goal}")
+        task_ids = [task.id for task in tasks]
         if not run_here:
+            if as_json:
+                print(json.dumps({"task_ids": task_ids}))
             return 0
         printer = asyncio.create_task(follow_events(console, events))
         try:
@@ -71,6 +76,8 @@ async def _submit(specs: list[TaskSpec], workspace: Path | None, run_here: bool)
         for event in events.drain():
             show_event(console, event)
         statuses = {task.id: (await runtime.queue.get(task.id)).status.value for task in tasks}
+        if as_json:
+            print(json.dumps({"task_ids": task_ids, "statuses": statuses}))
         waiting = [task_id for task_id, status in statuses.items() if status == "paused"]
         if waiting:
             console.print(f"{len(waiting)} task(s) wait for approval: open the console with `warden` to decide")
