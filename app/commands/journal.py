@@ -2,13 +2,16 @@
 
 An undo that cannot go ahead (nothing to restore, a later change to the same paths) is refused in
 one line with exit 1 and changes nothing; `undo-task` stops at the first receipt it cannot undo
-and reports what it undid before that.
+and reports what it undid before that. `export` writes receipts as versioned JSON lines and `gc`
+reclaims snapshot space; docs/journal.md describes both.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -16,6 +19,8 @@ from rich.table import Table
 
 from app.commands.scripting import print_json, run_on_runtime
 from engine.journal.diff import Content, FileDiff
+from engine.journal.export import BadTime, exported, jsonl, parse_time
+from engine.journal.gc import collect
 from engine.journal.receipt import Receipt
 from engine.runtime import Runtime
 
@@ -23,7 +28,7 @@ RECEIPT_LIMIT = 200
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("journal", help="list receipts, show or diff one, undo one or a whole task",
+    parser = subparsers.add_parser("journal", help="list receipts, show or diff one, undo one or a whole task, export, gc",
                                    description="With no action, lists the newest receipts of $WARDEN_HOME. "
                                    "Errors are one line on stderr and exit 1.")
     actions = parser.add_subparsers(title="actions", metavar="ACTION", dest="action")
@@ -37,19 +42,80 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     undo_task = actions.add_parser("undo-task", help="undo a task's receipts newest first; exit 1 if it stops at one "
                                    "that cannot be undone")
     undo_task.add_argument("task_id")
+    export = actions.add_parser("export", help="receipts oldest first as JSON lines (schema warden.receipt/1)")
+    export.add_argument("--since", help="only receipts created at or after this ISO-8601 time or Unix timestamp")
+    export.add_argument("--until", help="only receipts created at or before this ISO-8601 time or Unix timestamp")
+    export.add_argument("--task", dest="task_id", help="only this task's receipts")
+    export.add_argument("--output", help="write to this file instead of stdout")
+    gc = actions.add_parser("gc", help="remove the oldest snapshots past an age or a size budget; their receipts "
+                            "become audit_only")
+    budget = gc.add_mutually_exclusive_group(required=True)
+    budget.add_argument("--older-than", type=_non_negative(float), metavar="SECONDS",
+                        help="remove snapshots of receipts created more than SECONDS ago")
+    budget.add_argument("--max-bytes", type=_non_negative(int), metavar="N",
+                        help="remove the oldest snapshots until all kept fit in N bytes")
     for action in (show, diff, undo):
         action.add_argument("receipt_id")
-    for action in (listing, show, diff, undo, undo_task):
+    for action in (listing, show, diff, undo, undo_task, gc):
         action.add_argument("--json", action="store_true", help="print one JSON document (a list prints an array)")
     parser.set_defaults(func=run, action=None, json=False, task_id=None)
 
 
+def _non_negative(kind: type) -> object:
+    def parse(text: str) -> int | float:
+        value = kind(text)
+        if value < 0:
+            raise ValueError(text)
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.action == "export":
+        try:
+            since = parse_time(args.since) if args.since is not None else None
+            until = parse_time(args.until) if args.until is not None else None
+        except BadTime as exc:
+            print(f"warden: {exc}", file=sys.stderr)
+            return 2
+        return run_on_runtime(lambda runtime: _export(runtime, args, since, until))
     return run_on_runtime(lambda runtime: _run(runtime, args))
+
+
+async def _export(runtime: Runtime, args: argparse.Namespace, since: float | None, until: float | None) -> int:
+    """Write the receipts; a file named by --output is written whole or, on an error, reported in one line."""
+    if args.task_id:
+        await runtime.task(args.task_id)
+    text = jsonl(await exported(runtime.store, since, until, args.task_id))
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"warden: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _gc(runtime: Runtime, args: argparse.Namespace) -> int:
+    collected = await collect(runtime.store, older_than=args.older_than, max_bytes=args.max_bytes)
+    if args.json:
+        print_json(collected.as_json())
+    elif collected.receipt_ids:
+        print(f"removed {len(collected.receipt_ids)} snapshot(s), {collected.bytes} bytes;"
+              f" now audit_only: {' '.join(collected.receipt_ids)}")
+    else:
+        print("removed nothing")
+    return 0
 
 
 async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
     console = Console(highlight=False)
+    if args.action == "gc":
+        return await _gc(runtime, args)
     if args.action == "show":
         detail = await runtime.receipt_detail(args.receipt_id)
         shown = {**receipt_json(detail.receipt), "task_goal": detail.task_goal, "step_status": detail.step_status,
