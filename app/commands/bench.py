@@ -1,4 +1,5 @@
-"""`warden bench gate`, `console` and `replay`: the gate's recall and latency, the console's latency, and what replay on web screens buys."""
+"""`warden bench gate`, `console`, `replay` and `tasks`: the gate's recall and latency, the console's latency,
+what replay on web screens buys, and steps per second through the gate and journal."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from engine.bench import gate as gate_bench
+from engine.bench import tasks as tasks_bench
 from engine.errors import WardenError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,6 +72,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     replay.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of tables")
     replay.add_argument("--output", type=Path, help="also write the JSON report to this file")
     replay.set_defaults(func=run_replay)
+    tasks = targets.add_parser(
+        "tasks", help="steps per second through the gate and journal, with 1 and with 4 worker processes",
+        description="In a throwaway home per arm, queues tasks of tiny fs.write steps (each gated, snapshotted "
+        "and given a receipt) and runs them with K `warden worker --until-idle` processes; prints steps, wall "
+        "and busy seconds, steps/s and the median step latency for each K. See docs/benchmarks.md.")
+    tasks.add_argument("--steps", type=int, default=tasks_bench.DEFAULT_STEPS,
+                       help=f"steps per arm (default {tasks_bench.DEFAULT_STEPS})")
+    tasks.add_argument("--workers", default=",".join(map(str, tasks_bench.DEFAULT_WORKERS)),
+                       help="comma-separated worker counts, one arm each (default 1,4)")
+    tasks.add_argument("--steps-per-task", type=int, default=tasks_bench.STEPS_PER_TASK,
+                       help=f"fs.write steps in each task (default {tasks_bench.STEPS_PER_TASK})")
+    tasks.add_argument("--home", type=Path, help="keep each arm's home under this directory (default: throwaway)")
+    tasks.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of a table")
+    tasks.add_argument("--output", type=Path, help="also write the JSON report to this file")
+    tasks.set_defaults(func=run_tasks)
     parser.set_defaults(func=lambda args: _missing(parser))
 
 
@@ -297,3 +314,42 @@ def _replay_tables(data: dict, console: Console) -> None:
 
 def _num(value: float | None) -> str:
     return f"{value:.3f}" if value is not None else "—"
+
+
+def run_tasks(args: argparse.Namespace) -> int:
+    try:
+        workers = tuple(int(part) for part in args.workers.split(",") if part.strip())
+    except ValueError:
+        raise WardenError(f"--workers takes comma-separated counts, e.g. 1,4, not {args.workers!r}") from None
+    options = tasks_bench.Options(args.steps, workers, args.steps_per_task, args.home)
+    tasks_bench.validate(options)
+    with Progress(TextColumn("[bold]bench tasks {task.description:10}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                  disable=args.json) as progress:
+        bars = {count: progress.add_task(f"{count} worker{'s' if count > 1 else ''}", total=args.steps)
+                for count in workers}
+        options.progress = lambda count, done: progress.update(bars[count], completed=done)
+        data = tasks_bench.measure(options)
+    if args.output:
+        args.output.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    table = Table(title=f"warden bench tasks: fs.write steps, {data['steps_per_task']} to a task",
+                  caption=f"workers are separate processes on one home; {data['cpus']} CPUs", title_justify="left")
+    for column in ("workers", "steps", "wall s", "busy s", "steps/s", "wall/s", "p50 ms", "p90 ms"):
+        table.add_column(column, justify="right")
+    for arm in data["arms"]:
+        latency = arm["step_latency_ms"]
+        table.add_row(str(arm["workers"]), str(arm["steps"]), f"{arm['wall_s']:.2f}",
+                      f"{arm['busy_s']:.2f}", _num1(arm["steps_per_s"]), _num1(arm["wall_steps_per_s"]),
+                      _num1(latency["median"]), _num1(latency["p90"]))
+    console = Console(highlight=False)
+    console.print(table)
+    console.print("busy s: first task started to last task finished; wall s and wall/s add the workers' start-up "
+                  "and exit.\np50/p90 ms: one step, from the agent proposing it to its action completed.")
+    return 0
+
+
+def _num1(value: float | None) -> str:
+    return f"{value:.1f}" if value is not None else "—"
