@@ -27,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="what a plain line is: a shell command, python code, a file path or a URL (default shell)")
     parser.add_argument("--jsonl", action="store_true",
                         help='read {"command": ...} or {"tool": ..., "args": {...}} per line and print JSON verdicts')
+    parser.add_argument("--json", action="store_true", help="print one JSON verdict per line (plain lines in)")
     parser.add_argument("--policy", type=Path,
                         help="policy TOML file (default: $WARDEN_HOME/policy.toml when it exists, else built-in defaults)")
     parser.set_defaults(func=run)
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if args.policy is not None and not args.policy.is_file():
         raise WardenError(f"no policy file at {args.policy}")
     classifier = Classifier(Policy.load(args.policy or warden_home() / "policy.toml"))
-    failures = 0
+    failures, as_json = 0, args.jsonl or args.json
     for number, line in enumerate(sys.stdin, 1):
         line = line.rstrip("\n")
         if not line.strip():
@@ -59,14 +60,14 @@ def run(args: argparse.Namespace) -> int:
         except (ValueError, TypeError) as exc:
             failures += 1
             message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            if args.jsonl:
+            if as_json:
                 print(json.dumps({"line": number, "error": message}), flush=False)
             else:
                 print(f"error\tline {number}: {message}")
             print(f"warden: line {number}: {message}", file=sys.stderr)
             continue
         verdict = classifier.classify(call)
-        if args.jsonl:
+        if as_json:
             print(json.dumps(verdict.as_json(), ensure_ascii=False))
         else:
             print("\t".join((verdict.level.label, verdict.tier.value, ",".join(verdict.rules) or "-", verdict.reason)))

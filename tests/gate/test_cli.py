@@ -31,6 +31,14 @@ def test_classify_jsonl_keeps_going_after_bad_line() -> None:
     assert set(rows[0]) == {"level", "tier", "rules", "reason"}
 
 
+def test_classify_json_prints_a_json_verdict_per_plain_line() -> None:
+    result = warden("classify", "--json", stdin="ls -la\n\ngit status\n")
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 0
+    assert [row["level"] for row in rows] == ["safe", "safe"]
+    assert set(rows[0]) == {"level", "tier", "rules", "reason"}
+
+
 def test_classify_other_tool() -> None:
     result = warden("classify", "--tool", "http", stdin="http://169.254.169.254/latest/\n")
     assert result.stdout.startswith("dangerous\t")
