@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import json
 
 from rich.console import Console
 from rich.table import Table
 
 from app.commands.scripting import print_json, run_on_runtime
-from engine.errors import WardenError
 from engine.events.records import TaskPaused, TaskResumed
 from engine.gate.approvals import ApprovalStatus
 from engine.journal.diff import workspace_root
@@ -97,8 +97,9 @@ async def _budget(runtime: Runtime, args: argparse.Namespace, console: Console) 
     limits = {name: getattr(args, name) for name in ("steps", "wall_s", "tokens", "cost_usd")}
     try:
         raised = Budget.from_json({k: v for k, v in limits.items() if v is not None}, "budget")
-    except ValueError as exc:
-        raise WardenError(str(exc)) from None
+    except ValueError as exc:  # a bad limit is a usage error (2), as argparse's are; a refusal is 1
+        print(f"warden: {exc}", file=sys.stderr)
+        return 2
     if not raised.as_json():
         console.print("give at least one of --steps, --wall, --tokens, --cost")
         return 2
