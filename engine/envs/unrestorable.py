@@ -22,3 +22,6 @@ class Unrestorable:
 
     def overlaps(self, first: str, second: str) -> bool:
         return True
+
+    async def fingerprint(self, targets: list[str]) -> None:
+        return None

@@ -27,6 +27,7 @@ from engine.tools.call import ToolCall
 from engine.tools.registry import Tool
 
 
+AFTER = "after.json"
 RECEIPT_WORDS = ("r.id", "r.summary", "r.call", "r.tier", "r.reversal", "r.task_id", "r.env")
 
 
@@ -94,6 +95,29 @@ class Journal:
             return removed
 
         return await asyncio.to_thread(sweep)
+
+    async def seal(self, env: Environment, prepared: Prepared) -> None:
+        """Record what the snapshotted targets hold right after the call (`after.json`), so an undo can tell
+        a change nobody journaled (a person's edit) from the state the call left. Best effort: a seal that
+        cannot be written leaves the receipt as receipts were before seals, undone without that check."""
+        if not prepared.snapshot_path:
+            return
+        saved = Path(prepared.snapshot_path)
+        try:
+            held = await env.fingerprint(env.snapshot_targets(saved))
+            if held is not None:
+                await asyncio.to_thread((saved / AFTER).write_text, json.dumps(held), "utf-8")
+        except (OSError, WardenError, ValueError):
+            pass
+
+    async def _edited(self, env: Environment, receipt: Receipt, saved: Path) -> list[str]:
+        """Paths whose content, type or mode differ from what the call left: changed since, by no receipt."""
+        try:
+            left = json.loads(await asyncio.to_thread((saved / AFTER).read_text, "utf-8"))
+        except FileNotFoundError:
+            return []
+        now = await env.fingerprint(env.snapshot_targets(saved)) or {}
+        return sorted(path for path in left.keys() | now.keys() if left.get(path) != now.get(path))
 
     @staticmethod
     def discard(prepared: Prepared) -> None:
@@ -225,8 +249,9 @@ class Journal:
 
         Refuses a receipt that is not reversible, one taken in an environment that cannot be
         opened, and one whose targets a later, still reversible receipt changed, or that a
-        later audit-only call may have changed (`force` accepts that risk): undoing it would
-        silently discard that later change. The receipt is claimed by
+        later audit-only call may have changed, or that differ from what the call left with no
+        receipt to say why (`force` accepts that risk): undoing it would silently discard that
+        later change. The receipt is claimed by
         compare-and-swap (`reversing`) before anything is touched, so two undos of one
         receipt at the same time restore once.
         """
@@ -244,6 +269,12 @@ class Journal:
             hint = "undo those first" if force or "unknown" not in " ".join(blockers) else "undo those first, or force"
             raise UndoError(
                 f"receipt {receipt_id}: later receipt(s) {', '.join(blockers[:3])} may have changed the same paths; {hint}"
+            )
+        if not force and (edited := await self._edited(env, receipt, path)):
+            more = f" and {len(edited) - 3} more" if len(edited) > 3 else ""
+            raise UndoError(
+                f"receipt {receipt_id}: {', '.join(edited[:3])}{more} changed since the call, by no receipt (a person's"
+                " edit?); undoing would discard that change; force to restore the snapshot anyway"
             )
         claimed = await self._store.execute(
             "UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",

@@ -118,6 +118,8 @@ class Stepper:
     async def _confirm(self, env, tool: Tool, step: "_Step", left: dict, evidence: Evidence) -> StepOutcome:
         """An interrupted step that did take effect: done, with the receipt its write-ahead prepared."""
         message = f"interrupted step had already taken effect: {evidence.seen}"
+        if self.journal is not None and left.get("prepared"):
+            await self.journal.seal(env, Prepared.from_json(left["prepared"]))
         async with self.store.transaction() as db:
             receipt_id = None
             if self.journal is not None and left.get("prepared"):
@@ -161,6 +163,8 @@ class Stepper:
                 raise
             except Exception as exc:  # a tool's failure is the step's, never the runner's
                 output, status, message = None, StepStatus.FAILED, one_line(exc)
+            if prepared is not None:
+                await self.journal.seal(env, prepared)
             async with self.store.transaction() as db:
                 receipt = None
                 if prepared is not None:

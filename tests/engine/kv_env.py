@@ -88,6 +88,9 @@ class KeyValueEnv:
     def overlaps(self, first: str, second: str) -> bool:
         return first == second
 
+    async def fingerprint(self, targets: list[str]) -> dict:
+        return {key: self.data.get(key) for key in targets}
+
 
 async def _set(env: KeyValueEnv, args: dict) -> ToolOutput:
     env.data[args["key"]] = args["value"]

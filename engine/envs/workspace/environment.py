@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from engine.envs.environment import Observation
 from engine.envs.workspace import confined, snapshot
 from engine.envs.workspace.confined import EscapeError, SymlinkError
+from engine.envs.workspace.fingerprint import fingerprint
 from engine.envs.workspace.sandbox import Sandbox
 from engine.errors import WardenError
 from engine.programs.predicates import Form, register_forms
@@ -169,6 +170,9 @@ class WorkspaceEnv:
 
     def snapshot_targets(self, saved: Path) -> list[str]:
         return snapshot.paths(saved)
+
+    async def fingerprint(self, targets: list[str]) -> dict[str, list | None]:
+        return await asyncio.to_thread(fingerprint, self.root, targets)
 
     def overlaps(self, first: str, second: str) -> bool:
         """Whether restoring one path could change the other.
