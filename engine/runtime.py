@@ -225,13 +225,14 @@ class Runtime(Records):
     async def cancel(self, task_id: str, by: str | None = None) -> None:
         await self.runner.cancel(task_id, by or operator())
 
-    async def undo(self, receipt_id: str, force: bool = False) -> Receipt:
-        """Undo a receipt in its own environment; `force` undoes it even though a later call that
-        left no snapshot may have changed the same paths (that change is then lost)."""
+    async def undo(self, receipt_id: str, force: bool = False, by: str | None = None) -> Receipt:
+        """Undo a receipt in its own environment; `force` undoes it even though a later call that left no
+        snapshot, or a person, may have changed the same paths (that change is then lost, and the
+        event says who forced it)."""
         if self.journal is None:
             raise UndoError("recovery is switched off: there is no journal to undo from")
         receipt = await self.journal.undo(receipt_id, self._environment_of, force)
-        await self.bus.publish(ReceiptUndone(receipt.task_id, receipt.id))
+        await self.bus.publish(ReceiptUndone(receipt.task_id, receipt.id, force, by or operator()))
         return receipt
 
     async def undo_task(self, task_id: str) -> TaskUndo:

@@ -149,7 +149,11 @@ class ActionCompleted(Event):
 
 @dataclass(frozen=True)
 class ReceiptUndone(Event):
+    """A receipt was undone; `forced` when a person overrode a refusal (the risk taken is on record)."""
+
     receipt_id: str
+    forced: bool = False
+    by: str = ""
 
 
 @dataclass(frozen=True)

@@ -124,7 +124,7 @@ _LINES: dict[type, Callable[[Any], tuple[str, list[str], str]]] = {
                                    [], "good" if e.approved else "bad"),
     ev.ActionCompleted: lambda e: (f"step {e.idx} done ({e.source}): {call_line(e.call)}"
                                    + (f" → receipt {e.receipt_id}" if e.receipt_id else ""), _output(e.output), "good"),
-    ev.ReceiptUndone: lambda e: (f"receipt {e.receipt_id} undone", [], ""),
+    ev.ReceiptUndone: lambda e: (f"receipt {e.receipt_id} undone" + (f", forced by {e.by}" if e.forced else ""), [], ""),
     ev.ReplayStarted: lambda e: (f"replay of {e.program_id}"
                                  + (f" with {', '.join(f'{k}={v!r}' for k, v in e.params.items())}" if e.params else ""),
                                  [], ""),

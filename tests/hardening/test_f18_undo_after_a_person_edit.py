@@ -5,8 +5,10 @@ own later receipts, and a person leaves none."""
 from __future__ import annotations
 
 import asyncio
+import getpass
 import json
 import os
+import sqlite3
 from pathlib import Path
 
 from app.cli import main
@@ -53,6 +55,11 @@ def test_f18_undo_refuses_after_a_person_edited_the_file_and_keeps_the_edit(tmp_
 
     assert main(["journal", "undo", result["stopped_at"]["receipt_id"], "--force"]) == 0
     assert (ws / "notes.txt").read_text() == "mine\n", "forced, the snapshot is restored"
+    with sqlite3.connect(home / "warden.db") as db:
+        undone = [json.loads(body) for kind, body in db.execute("SELECT kind, payload FROM task_events")
+                  if kind == "ReceiptUndone"]
+    assert undone == [{**undone[0], "receipt_id": result["stopped_at"]["receipt_id"], "forced": True,
+                       "by": getpass.getuser()}], "the forcing is on record, with who did it"
 
 
 async def test_f18_a_person_changing_only_a_mode_or_deleting_the_file_also_refuses(tmp_path):
