@@ -201,27 +201,14 @@ def tree(root: Path) -> dict[str, tuple]:
     return found
 
 
-async def run_to_end(runtime: Runtime, spec: TaskSpec, rounds: int):
-    """Submit and run the task, approving each approval it asks for, until it asks for none."""
-    task = await runtime.submit(spec)
-    for _ in range(rounds):
-        await runtime.run_until_idle()
-        pending = [a for a in await runtime.pending_approvals() if a.task_id == task.id]
-        if not pending:
-            break
-        for approval in pending:
-            await runtime.approve(approval.id)
-    return await runtime.queue.get(task.id)
-
-
-async def run_and_undo(base: Path, entries: list[tuple], calls: list[ToolCall]) -> None:
+async def run_and_undo(run_approving, base: Path, entries: list[tuple], calls: list[ToolCall]) -> None:
     ws = base / "ws"
     build(ws, entries)
     before = tree(ws)
     runtime = await Runtime.open(base / "home", ws, Switches())
     try:
         spec = TaskSpec(goal="random operations", agent=scripted(calls), learn=False)
-        task = await run_to_end(runtime, spec, rounds=len(calls) + 2)
+        task = await run_approving(runtime, spec)
         assert task.status in (TaskStatus.SUCCEEDED, TaskStatus.FAILED), (task.status, task.error)
         event(f"task {task.status.value}")
         undone = await runtime.undo_task(task.id)
@@ -234,10 +221,10 @@ async def run_and_undo(base: Path, entries: list[tuple], calls: list[ToolCall]) 
 @settings(max_examples=300, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(case=cases())
-def test_undoing_a_task_restores_the_workspace_tree_exactly(tmp_path, case):
+def test_undoing_a_task_restores_the_workspace_tree_exactly(tmp_path, run_approving, case):
     entries, calls = case
     base = Path(tempfile.mkdtemp(dir=tmp_path))
     try:
-        asyncio.run(run_and_undo(base, entries, calls))
+        asyncio.run(run_and_undo(run_approving, base, entries, calls))
     finally:
         shutil.rmtree(base)

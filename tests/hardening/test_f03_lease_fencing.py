@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from contextlib import asynccontextmanager
 import sqlite3
 import threading
 import time
+from contextlib import asynccontextmanager
+
+import pytest
 
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
@@ -90,6 +92,18 @@ async def test_f03_blocking_work_on_the_loop_does_not_silence_the_heartbeat(tmp_
 
 
 
+@pytest.fixture
+async def two_runners(tmp_path):
+    """A runner that will stall (a long lease) and a rescuer (a short one) on one home and workspace."""
+    home, ws = tmp_path / "home", tmp_path / "ws"
+    stalled = await Runtime.open(home, ws, Switches(), lease_seconds=60)
+    rescuer = await Runtime.open(home, ws, Switches(), lease_seconds=0.3)
+    stalled.runner.identity, rescuer.runner.identity = "host:stalled", "host:rescuer"
+    yield stalled, rescuer
+    await stalled.close()
+    await rescuer.close()
+
+
 def stall_at(runtime: Runtime, inside: bool) -> tuple[asyncio.Event, asyncio.Event]:
     """Stop `runtime`'s next effect after its step is written ahead: before it takes the task's fence,
     or inside it once its claim was checked. Returns (reached, release)."""
@@ -111,56 +125,46 @@ def stall_at(runtime: Runtime, inside: bool) -> tuple[asyncio.Event, asyncio.Eve
     return reached, release
 
 
-async def test_f03_a_runner_stalled_between_write_ahead_and_effect_never_acts_after_it_is_reclaimed(tmp_path):
+async def test_f03_a_runner_stalled_between_write_ahead_and_effect_never_acts_after_it_is_reclaimed(
+        tmp_path, two_runners):
     """The kill loop's finding: a runner stopped after writing its step ahead, before the append itself,
     was reclaimed; the rescuer saw the file as at dispatch and appended; the stalled runner then woke
     and appended too. The effect itself is fenced now, not only the writes around it."""
-    home, ws = tmp_path / "home", tmp_path / "ws"
-    stalled = await Runtime.open(home, ws, Switches(), lease_seconds=60)
-    rescuer = await Runtime.open(home, ws, Switches(), lease_seconds=0.3)
-    stalled.runner.identity, rescuer.runner.identity = "host:stalled", "host:rescuer"
-    try:
-        task = await stalled.submit(append_once())
-        reached, release = stall_at(stalled, inside=False)
-        first = asyncio.create_task(stalled.run_until_idle())
-        await reached.wait()
-        await asyncio.sleep(0.4)
-        await rescuer.run_until_idle()
-        assert (await rescuer.task(task.id)).status is TaskStatus.SUCCEEDED
-        release.set()
-        await first
+    ws = tmp_path / "ws"
+    stalled, rescuer = two_runners
+    task = await stalled.submit(append_once())
+    reached, release = stall_at(stalled, inside=False)
+    first = asyncio.create_task(stalled.run_until_idle())
+    await reached.wait()
+    await asyncio.sleep(0.4)
+    await rescuer.run_until_idle()
+    assert (await rescuer.task(task.id)).status is TaskStatus.SUCCEEDED
+    release.set()
+    await first
 
-        assert (ws / "log.txt").read_text() == "hit\n", "the stalled runner did not append after waking"
-        assert (await rescuer.task(task.id)).claimed_by == "host:rescuer"
-    finally:
-        await stalled.close()
-        await rescuer.close()
+    assert (ws / "log.txt").read_text() == "hit\n", "the stalled runner did not append after waking"
+    assert (await rescuer.task(task.id)).claimed_by == "host:rescuer"
 
 
-async def test_f03_a_runner_stalled_inside_the_fence_finishes_its_effect_before_the_rescuer_looks(tmp_path):
+async def test_f03_a_runner_stalled_inside_the_fence_finishes_its_effect_before_the_rescuer_looks(
+        tmp_path, two_runners):
     """Stopped after its claim was checked, the stale runner still holds the task's fence: the rescuer
     waits for it, then finds the append done by its witness and does not append again."""
-    home, ws = tmp_path / "home", tmp_path / "ws"
-    stalled = await Runtime.open(home, ws, Switches(), lease_seconds=60)
-    rescuer = await Runtime.open(home, ws, Switches(), lease_seconds=0.3)
-    stalled.runner.identity, rescuer.runner.identity = "host:stalled", "host:rescuer"
-    try:
-        task = await stalled.submit(append_once())
-        reached, release = stall_at(stalled, inside=True)
-        first = asyncio.create_task(stalled.run_until_idle())
-        await reached.wait()
-        await asyncio.sleep(0.4)
-        second = asyncio.create_task(rescuer.run_until_idle())
-        await asyncio.sleep(0.3)
-        assert not second.done(), "the rescuer waits while the stale runner holds the fence"
-        assert not (ws / "log.txt").exists()
-        release.set()
-        await asyncio.gather(first, second)
+    ws = tmp_path / "ws"
+    stalled, rescuer = two_runners
+    task = await stalled.submit(append_once())
+    reached, release = stall_at(stalled, inside=True)
+    first = asyncio.create_task(stalled.run_until_idle())
+    await reached.wait()
+    await asyncio.sleep(0.4)
+    second = asyncio.create_task(rescuer.run_until_idle())
+    await asyncio.sleep(0.3)
+    assert not second.done(), "the rescuer waits while the stale runner holds the fence"
+    assert not (ws / "log.txt").exists()
+    release.set()
+    await asyncio.gather(first, second)
 
-        assert (ws / "log.txt").read_text() == "hit\n", "the append happened once"
-        finished = await rescuer.task(task.id)
-        assert finished.status is TaskStatus.SUCCEEDED and finished.claimed_by == "host:rescuer"
-        assert len(await rescuer.journal.for_task(task.id)) == 1
-    finally:
-        await stalled.close()
-        await rescuer.close()
+    assert (ws / "log.txt").read_text() == "hit\n", "the append happened once"
+    finished = await rescuer.task(task.id)
+    assert finished.status is TaskStatus.SUCCEEDED and finished.claimed_by == "host:rescuer"
+    assert len(await rescuer.journal.for_task(task.id)) == 1
