@@ -119,6 +119,15 @@ class Journal:
         now = await env.fingerprint(env.snapshot_targets(saved)) or {}
         return sorted(path for path in left.keys() | now.keys() if left.get(path) != now.get(path))
 
+    async def rollback(self, env: Environment, prepared: Prepared) -> bool:
+        """Undo whatever an interrupted call did to its snapshotted targets, so it can run again as if
+        never started; False when there is nothing to put back (no snapshot, or one the call never
+        got to use). Only the runner holding the task's fence may call it: nothing else acts there."""
+        if not prepared.snapshot_path or not (Path(prepared.snapshot_path) / "manifest.json").exists():
+            return False
+        await _reverse(env, Path(prepared.snapshot_path))
+        return True
+
     @staticmethod
     def discard(prepared: Prepared) -> None:
         """Drop the snapshot of a call whose receipt was never written."""
@@ -283,7 +292,7 @@ class Journal:
         if claimed != 1:
             self._refuse(await self.get(receipt_id))
         try:
-            await env.restore(path)
+            await _reverse(env, path)
         except BaseException:
             await self._store.execute("UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",
                                       (Reversal.REVERSIBLE.value, receipt_id, Reversal.REVERSING.value))
@@ -304,6 +313,11 @@ class Journal:
             raise UndoError(f"receipt {receipt.id} is being undone by another process (or that undo was interrupted)")
         if not receipt.undoable:
             raise UndoError(f"receipt {receipt.id} is {receipt.reversal.value}: Warden claims no undo for it")
+
+async def _reverse(env: Environment, saved: Path) -> None:
+    """Put back what a snapshot directory says the call changed: the one place undo and rollback act."""
+    await env.restore(saved)
+
 
 def _reversal_without_snapshot(tier: Tier) -> Reversal:
     if tier is Tier.RUNTIME_COMPENSABLE:

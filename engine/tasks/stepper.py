@@ -7,8 +7,10 @@ tool may still have changed something) with its receipt in one transaction after
 The effect itself runs inside the task's `EffectFence`, so a runner reclaimed between
 those writes never acts. A step found `dispatching` on resume is settled by evidence:
 the witness or the idempotent effect check says it ran (its receipt is written from
-what was left) or did not (it runs again); when nothing can be told, a person is asked,
-and told why. Any exception a tool raises fails the step, never the runner.
+what was left) or did not (it runs again). When nothing can be told, a local step is rolled
+back to the snapshot its write-ahead took (its effect is confined to those targets, and the
+fence keeps everyone else out) and runs again; a step with no snapshot is put to a person,
+who is told why. Any exception a tool raises fails the step, never the runner.
 """
 
 from __future__ import annotations
@@ -71,13 +73,15 @@ class Stepper:
                 raise ToolError(f"{call.tool} acts in a {tool.kind} environment; this task acts in {env.kind}")
         except ToolError as exc:
             return await self._settle(step, StepStatus.FAILED, str(exc), left)
-        evidence = None
+        evidence, rolled_back = None, False
         if interrupted:
             async with self.fence.hold(claim):  # a stale runner's effect is over, or it will not start
                 evidence = await self._evidence(env, tool, call, left)
+                if evidence.ran is None:
+                    rolled_back = await self._rollback(env, left)
             if evidence.ran is True:
                 return await self._confirm(env, tool, step, left, evidence)
-            if evidence.ran is False:  # proven not to have run: it is a new step again
+            if evidence.ran is False or rolled_back:  # as if it never ran: it is a new step again
                 self.drop(left)
                 interrupted, left, evidence = False, {}, None
         ruling = self.gate.rule(call, tool.tier_for(call.args), tool)
@@ -95,7 +99,7 @@ class Stepper:
                 return await self._settle(step, StepStatus.DENIED, f"{call.tool} denied by {latest.decided_by}", left)
             approval = await self.approvals.usable(task_id, idx, call)
             if approval is None:
-                return await self._ask(step, verdict, evidence)
+                return await self._ask(step, verdict, evidence, rolled_back)
         return await self._run(env, tool, step, verdict, approval, left)
 
     async def _evidence(self, env: Environment, tool: Tool, call: ToolCall, left: dict) -> Evidence:
@@ -114,6 +118,13 @@ class Stepper:
         except WardenError as exc:
             return Evidence(None, f"its effect could not be checked: {one_line(exc)}")
         return Evidence(None, "its effect does not hold")
+
+    async def _rollback(self, env: Environment, left: dict) -> bool:
+        """Put an interrupted local step's targets back as its write-ahead snapshot found them, so it runs
+        again exactly once; False when it left no snapshot (an external effect: only a person can judge)."""
+        if self.journal is None or not left.get("prepared") or Tier(left["tier"]) is not Tier.LOCAL_REVERSIBLE:
+            return False
+        return await self.journal.rollback(env, Prepared.from_json(left["prepared"]))
 
     async def _confirm(self, env, tool: Tool, step: "_Step", left: dict, evidence: Evidence) -> StepOutcome:
         """An interrupted step that did take effect: done, with the receipt its write-ahead prepared."""
@@ -213,8 +224,14 @@ class Stepper:
         await self.bus.publish(ActionBlocked(task_id, step.idx, call.as_json(), reason, receipt_id))
         return StepOutcome(StepStatus.BLOCKED, reason)
 
-    async def _ask(self, step: "_Step", verdict: Verdict, evidence: Evidence | None) -> StepOutcome:
-        """Ask a person; for a step interrupted mid-dispatch, say plainly that it may already have run, and why."""
+    async def _ask(self, step: "_Step", verdict: Verdict, evidence: Evidence | None,
+                   rolled_back: bool = False) -> StepOutcome:
+        """Ask a person; for a step interrupted mid-dispatch, say plainly that it may already have run, and why,
+        or that what it did was rolled back and it would run afresh."""
+        if rolled_back:
+            reason = (f"A crash interrupted this step mid-dispatch; whatever it had done was rolled back to its"
+                      f" snapshot, and approving runs it afresh. Rated: {verdict.reason}")
+            verdict = Verdict(verdict.level, verdict.tier, verdict.rules + ("resume.rolled_back",), reason)
         if evidence is not None:
             level = verdict.level if verdict.level is not Level.SAFE else Level.DANGEROUS
             reason = (f"INTERRUPTED mid-dispatch by a crash: it may already have run. Journal: it was written ahead,"
