@@ -99,9 +99,60 @@ async def test_f10_an_append_the_crash_came_before_runs_once(tmp_path):
         await runtime.close()
 
 
-async def test_f10_a_step_with_no_evidence_is_asked_again_saying_it_may_have_run(tmp_path):
+async def test_f10_a_local_step_with_no_evidence_is_rolled_back_and_runs_once(tmp_path):
+    """A confined command tells nothing about whether it ran, but its effect stays in the snapshotted
+    workspace: resume rolls it back and runs it again, so the line is there once."""
     home, ws = tmp_path / "home", tmp_path / "ws"
     ws.mkdir()
+    (ws / "log.txt").write_text("before\n")
+    spec = TaskSpec(goal="Log by shell", agent=scripted([ToolCall("shell.run", {"command": "echo line >> log.txt"})]))
+    task_id = await crash_after_effect(home, ws, spec)
+    assert (ws / "log.txt").read_text() == "before\nline\n", "the crash came after the effect"
+
+    runtime = await resume(home, ws)
+    try:
+        assert (ws / "log.txt").read_text() == "before\n", "rolled back"
+        [approval] = await runtime.pending_approvals()  # the command writes a file: its approval was spent
+        assert "resume.rolled_back" in approval.rules and "resume.interrupted" not in approval.rules
+        await runtime.approve(approval.id)
+        await runtime.run_until_idle()
+        assert (await runtime.queue.get(task_id)).status is TaskStatus.SUCCEEDED
+        assert (ws / "log.txt").read_text() == "before\nline\n", "rolled back, then run once"
+        [receipt] = await runtime.journal.for_task(task_id)
+        assert receipt.reversal is Reversal.REVERSIBLE and snapshot_dirs(home) == {receipt.id}
+        await runtime.undo(receipt.id)
+        assert (ws / "log.txt").read_text() == "before\n"
+    finally:
+        await runtime.close()
+
+
+async def test_f10_a_dangerous_local_step_is_rolled_back_and_asked_afresh(tmp_path):
+    """Its approval was spent on the run the crash cut short; the new one says what became of that run."""
+    home, ws = tmp_path / "home", tmp_path / "ws"
+    (ws / "notes").mkdir(parents=True)
+    (ws / "notes" / "a.txt").write_text("keep\n")
+    spec = TaskSpec(goal="Clear notes", agent=scripted([ToolCall("shell.run", {"command": "rm -r notes"})]))
+    task_id = await crash_after_effect(home, ws, spec)
+    assert not (ws / "notes").exists()
+    runtime = await resume(home, ws)
+    try:
+        [approval] = await runtime.pending_approvals()
+        assert approval.task_id == task_id and approval.level != "safe"
+        assert "resume.rolled_back" in approval.rules and "rolled back" in approval.reason
+        assert (ws / "notes" / "a.txt").read_text() == "keep\n", "the interrupted run was undone"
+        await runtime.deny(approval.id)
+        await runtime.run_until_idle()
+        assert (ws / "notes" / "a.txt").read_text() == "keep\n" and snapshot_dirs(home) == set()
+    finally:
+        await runtime.close()
+
+
+async def test_f10_a_step_with_no_evidence_and_no_snapshot_is_asked_saying_it_may_have_run(tmp_path):
+    """A command with the network may have acted outside: nothing to roll back, so a person judges."""
+    home, ws = tmp_path / "home", tmp_path / "ws"
+    ws.mkdir()
+    home.mkdir()
+    (home / "policy.toml").write_text('[shell]\negress = "allow"\n')
     (ws / "log.txt").write_text("before\n")
     spec = TaskSpec(goal="Log by shell", agent=scripted([ToolCall("shell.run", {"command": "echo line >> log.txt"})]))
     task_id = await crash_after_effect(home, ws, spec)
@@ -110,29 +161,12 @@ async def test_f10_a_step_with_no_evidence_is_asked_again_saying_it_may_have_run
     try:
         [approval] = await runtime.pending_approvals()
         assert approval.task_id == task_id and "resume.interrupted" in approval.rules
-        assert "may already have run" in approval.reason
+        assert approval.reason.startswith("INTERRUPTED mid-dispatch by a crash: it may already have run")
         assert "Journal: it was written ahead, no receipt followed" in approval.reason
         assert "Effect check: shell.run leaves nothing that tells whether it ran" in approval.reason
         await runtime.deny(approval.id)
         await runtime.run_until_idle()
         assert (ws / "log.txt").read_text() == "before\nline\n", "denied: not run again"
-        assert snapshot_dirs(home) == set(), "the denied step's prepared snapshot is gone"
-    finally:
-        await runtime.close()
-
-
-async def test_f10_a_dangerous_step_interrupted_says_so_too(tmp_path):
-    """The finding's case: the step was dangerous already, and its new approval read like the first one."""
-    home, ws = tmp_path / "home", tmp_path / "ws"
-    ws.mkdir()
-    (ws / "notes").mkdir()
-    spec = TaskSpec(goal="Clear notes", agent=scripted([ToolCall("shell.run", {"command": "rm -r notes"})]))
-    task_id = await crash_after_effect(home, ws, spec)
-    runtime = await resume(home, ws)
-    try:
-        [approval] = await runtime.pending_approvals()
-        assert approval.task_id == task_id and approval.level != "safe"
-        assert approval.reason.startswith("INTERRUPTED mid-dispatch by a crash: it may already have run")
     finally:
         await runtime.close()
 
