@@ -22,7 +22,7 @@ from rich.console import Console
 
 from engine.errors import WardenError
 from engine.events.bus import Subscription
-from engine.events.records import Event, TaskFailed, TaskPaused, TaskStarted, TaskSucceeded
+from engine.events.records import Event, TaskFailed, TaskPaused, TaskResumed, TaskStarted, TaskSucceeded
 from engine.runtime import Runtime, Switches, warden_home
 from engine.store import StoreError
 
@@ -95,6 +95,10 @@ class Reporter:
         if isinstance(event, TaskStarted):
             self.emit({"event": "task_started", "task_id": event.task_id, "runner": runner, "mode": event.mode},
                       f"[bold]{event.task_id}[/] ▶ {event.mode} on {runner}")
+            return
+        if isinstance(event, TaskResumed):
+            self.emit({"event": "task_resumed", "task_id": event.task_id, "runner": runner, "reason": event.reason},
+                      f"[bold]{event.task_id}[/] ↻ resumed on {runner}: {event.reason}")
             return
         status = {TaskSucceeded: "succeeded", TaskFailed: "failed", TaskPaused: "paused"}.get(type(event))
         if status is None:
@@ -198,7 +202,7 @@ class Worker:
             self._seen(event, runner)
 
     def _seen(self, event: Event, runner: str) -> None:
-        if isinstance(event, TaskStarted) and event.task_id not in self.ran:
+        if isinstance(event, (TaskStarted, TaskResumed)) and event.task_id not in self.ran:
             self.ran.append(event.task_id)
         self.report.event(event, runner)
 

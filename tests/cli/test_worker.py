@@ -136,3 +136,33 @@ def _succeeded(home: Path, task_id: str) -> bool:
     with sqlite3.connect(home / "warden.db") as db:
         row = db.execute("SELECT status FROM tasks WHERE id = ?", (task_id,)).fetchone()
     return row == ("succeeded",)
+
+
+def test_a_worker_reclaims_the_task_of_a_killed_one_and_reports_it_resumed(tmp_path: Path) -> None:
+    home, workspace = tmp_path / "home", tmp_path / "ws"
+    [task_id] = submit(tmp_path, home, workspace, [{
+        "goal": "wait, then log", "learn": False,
+        "plan": [{"tool": "shell.run", "args": {"command": "sleep 3"}},
+                 {"tool": "fs.append", "args": {"path": "log.txt", "content": "done\n"}}]}])
+    first = start_worker(home, "--lease", "1", "--workspace", str(workspace))
+    try:
+        for _ in range(3000):
+            with sqlite3.connect(home / "warden.db") as db:
+                row = db.execute("SELECT status FROM steps WHERE task_id = ? AND idx = 0", (task_id,)).fetchone()
+            if row and row[0] == "dispatching":
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError("the first worker never started the step")
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+    finally:
+        first.kill()
+        first.communicate()
+
+    second = warden(home, "worker", "--until-idle", "--lease", "1", "--workspace", str(workspace), "--json")
+    assert second.returncode == 0, second.stderr
+    records = [json.loads(line) for line in second.stdout.splitlines()]
+    assert any(r.get("event") == "task_resumed" and r["task_id"] == task_id for r in records), records
+    assert records[-1]["ran"] == [task_id] and records[-1]["succeeded"] == 1
+    assert (workspace / "log.txt").read_text(encoding="utf-8") == "done\n"
