@@ -52,6 +52,8 @@ ROUTES: tuple[tuple[str, str, Handler], ...] = (
     ("GET", r"/reports/(?P<id>\d+)", reports.report_page),
     ("GET", r"/api/state", api.state),
     ("POST", r"/api/reset", api.reset),
+    ("POST", r"/api/contacts", api.create_contact),
+    ("DELETE", r"/api/contacts/(?P<id>\d+)", api.delete_contact),
     ("POST", r"/api/perturb/event", perturb.event),
     ("POST", r"/perturb/close", perturb.close_modal),
     ("GET", r"/perturb/replaced", perturb.use_replaced),

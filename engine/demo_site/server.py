@@ -117,6 +117,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self._answer()
 
+    def do_DELETE(self) -> None:
+        self._answer()
+
     def do_HEAD(self) -> None:
         self._answer(head=True)
 
