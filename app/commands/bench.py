@@ -14,7 +14,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from app.commands import bench_crash
 from engine.bench import gate as gate_bench
+from engine.bench import shell as shell_bench
 from engine.bench import tasks as tasks_bench
 from engine.errors import WardenError
 
@@ -87,6 +89,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     tasks.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of a table")
     tasks.add_argument("--output", type=Path, help="also write the JSON report to this file")
     tasks.set_defaults(func=run_tasks)
+    shell = targets.add_parser(
+        "shell", help="snapshotting cost of a confined one-line echo on a large workspace",
+        description="In a throwaway home, builds a workspace of --size-mb MB in many files, runs a confined "
+        f"`{shell_bench.COMMAND}` --runs times through the runtime, and prints the time spent probing, scanning, "
+        "snapshotting and applying (not the command, not the sandbox's start), the whole step's time, and for "
+        "scale one snapshot of the whole workspace.")
+    shell.add_argument("--size-mb", type=int, default=shell_bench.DEFAULT_SIZE_MB,
+                       help=f"workspace size in MB (default {shell_bench.DEFAULT_SIZE_MB})")
+    shell.add_argument("--runs", type=int, default=shell_bench.DEFAULT_RUNS,
+                       help=f"commands run, one task each (default {shell_bench.DEFAULT_RUNS})")
+    shell.add_argument("--home", type=Path, help="build the workspace and home under this directory (default: temp)")
+    shell.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of a table")
+    shell.set_defaults(func=run_shell)
+    bench_crash.register(targets)
     parser.set_defaults(func=lambda args: _missing(parser))
 
 
@@ -348,6 +364,27 @@ def run_tasks(args: argparse.Namespace) -> int:
     console.print(table)
     console.print("busy s: first task started to last task finished; wall s and wall/s add the workers' start-up "
                   "and exit.\np50/p90 ms: one step, from the agent proposing it to its action completed.")
+    return 0
+
+
+def run_shell(args: argparse.Namespace) -> int:
+    data = shell_bench.measure(shell_bench.Options(args.size_mb, args.runs, args.home))
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    table = Table(title=f"warden bench shell: `{data['command']}` on {data['size_mb']} MB ({data['files']} files)",
+                  caption=f"route: {data['route']}; median of {data['runs']} runs", title_justify="left")
+    table.add_column("measure")
+    table.add_column("ms", justify="right")
+    costs = data["snapshotting_ms"]
+    for label, key in (("probe", "probe_ms"), ("scan", "scan_ms"), ("snapshot", "snapshot_ms"),
+                       ("apply", "apply_ms"), ("snapshotting in all", "median")):
+        table.add_row(label, _num1(costs[key]))
+    table.add_row("whole step (gate, write-ahead, sandbox, command, receipt)", _num1(data["step_ms"]["median"]))
+    table.add_row("for scale: one snapshot of the whole workspace", _num1(data["whole_workspace_snapshot_ms"]))
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"the receipt lists: {', '.join(data['changed']) or 'nothing'}")
     return 0
 
 
