@@ -12,11 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from engine.errors import WardenError
+
 if TYPE_CHECKING:
     from engine.tools.registry import Tool
 
 Probe = Callable[[dict], Awaitable[bool]]
 Camera = Callable[[], Awaitable[bytes]]
+
+
+class SnapshotDeclined(WardenError):
+    """The environment keeps no snapshot of these targets (past a size or count cap): the call runs audit-only,
+    and the message says why."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,10 @@ class Environment(Protocol):
 
     async def check(self, form: str, body: Any) -> bool: ...
 
-    async def snapshot(self, targets: list[str], into: Path) -> None: ...
+    async def snapshot(self, targets: list[str], into: Path) -> str | None:
+        """Capture the targets into `into`; the snapshot kind used (`reflink`, `copy`), None for `copy`.
+        Raises `SnapshotDeclined` when it keeps none (past a cap)."""
+        ...
 
     async def restore(self, snapshot: Path) -> list[str]: ...
 

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.envs.workspace import blobs
 from engine.journal.receipt import Reversal
 from engine.store import Store
 
@@ -93,4 +94,6 @@ async def collect(store: Store, older_than: float | None = None, max_bytes: int 
         await asyncio.to_thread(shutil.rmtree, row["snapshot_path"], True)
         removed.append(row["id"])
         freed += sizes[row["id"]]
+    if removed:
+        await asyncio.to_thread(blobs.collect, blobs.location(Path(chosen[0]["snapshot_path"]).parent))
     return Collected(tuple(removed), freed)

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from engine.envs.environment import Environment
+from engine.envs.environment import Environment, SnapshotDeclined
+from engine.envs.workspace import blobs
 from engine.errors import WardenError
 from engine.journal.receipt import Receipt, Reversal, SnapshotKind
 from engine.store import Store
@@ -43,15 +44,17 @@ class Prepared:
     env: str
     snapshot_kind: SnapshotKind
     snapshot_path: str | None
+    note: str = ""  # why no snapshot was kept where one would have been (past a cap); the receipt's summary says it
 
     def as_json(self) -> dict:
         return {"receipt_id": self.receipt_id, "env": self.env, "snapshot_kind": self.snapshot_kind.value,
-                "snapshot_path": self.snapshot_path}
+                "snapshot_path": self.snapshot_path, "note": self.note}
 
     @classmethod
     def from_json(cls, raw: dict) -> "Prepared":
         """What a write-ahead left, read back by whoever settles its step."""
-        return cls(raw["receipt_id"], raw["env"], SnapshotKind(raw["snapshot_kind"]), raw["snapshot_path"])
+        return cls(raw["receipt_id"], raw["env"], SnapshotKind(raw["snapshot_kind"]), raw["snapshot_path"],
+                   raw.get("note", ""))
 
 
 class Journal:
@@ -67,11 +70,14 @@ class Journal:
             return Prepared(receipt_id, env.identity, SnapshotKind.NONE, None)
         target = self._snapshots / receipt_id
         try:
-            await env.snapshot(targets, target)
+            kind = await env.snapshot(targets, target)
+        except SnapshotDeclined as declined:
+            shutil.rmtree(target, ignore_errors=True)
+            return Prepared(receipt_id, env.identity, SnapshotKind.NONE, None, str(declined))
         except BaseException:
             shutil.rmtree(target, ignore_errors=True)
             raise
-        return Prepared(receipt_id, env.identity, SnapshotKind.COPY, str(target))
+        return Prepared(receipt_id, env.identity, SnapshotKind(kind or SnapshotKind.COPY), str(target))
 
     async def sweep(self, older_than: float) -> list[str]:
         """Remove snapshots that no receipt and no written-ahead step refers to, once older than
@@ -92,6 +98,7 @@ class Journal:
                 if entry.name not in kept and entry.lstat().st_mtime < cutoff:
                     shutil.rmtree(entry, ignore_errors=True)
                     removed.append(entry.name)
+            blobs.collect(blobs.location(self._snapshots))
             return removed
 
         return await asyncio.to_thread(sweep)
@@ -140,6 +147,7 @@ class Journal:
     ) -> Receipt:
         """Insert the receipt on the caller's transaction, so it lands with the step it belongs to."""
         reversal = Reversal.REVERSIBLE if prepared.snapshot_path else _reversal_without_snapshot(tier)
+        summary = f"{summary} ({prepared.note})" if prepared.note else summary
         receipt = Receipt(
             id=prepared.receipt_id, task_id=task_id, step_idx=idx, call=call, tier=tier,
             snapshot_kind=prepared.snapshot_kind, snapshot_path=prepared.snapshot_path,

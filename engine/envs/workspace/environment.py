@@ -162,8 +162,8 @@ class WorkspaceEnv:
             return text == body["equals"] if "equals" in body else body["contains"] in text
         raise WardenError(f"a workspace cannot check {form!r}")
 
-    async def snapshot(self, targets: list[str], into: Path) -> None:
-        await asyncio.to_thread(snapshot.take, self, targets, into)
+    async def snapshot(self, targets: list[str], into: Path) -> str:
+        return await asyncio.to_thread(snapshot.take, self, targets, into)
 
     async def restore(self, saved: Path) -> list[str]:
         return await asyncio.to_thread(snapshot.restore, self, saved)
