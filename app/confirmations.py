@@ -33,6 +33,9 @@ def undo_receipt(detail: ReceiptDetail, force: bool) -> ConfirmScreen:
         _field("task", f"{receipt.task_id or '—'} · step {receipt.step_idx if receipt.step_idx is not None else '—'}"
                        + (f" · {detail.task_goal}" if detail.task_goal else "")),
         _field("tier", f"{receipt.tier.value} · {receipt.reversal.value}"),
+        _field("compensates", f"{receipt.compensation.call.tool} {receipt.compensation.noun} {receipt.compensation.key}"
+                              f" in {receipt.compensation.system} (through the gate; you approve it)")
+        if receipt.compensation else
         _field("restores", ", ".join(entry.path for entry in detail.snapshot) or "(the snapshot lists no paths)"),
         Content(""),
     ]

@@ -35,6 +35,7 @@ from engine.gate.policy import Policy
 from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt
 from engine.journal.task_undo import TaskUndo, undo_task
+from engine.journal.undo_action import UNDO_TOOL, Undoer
 from engine.programs.corpus import Corpus, Expiry, ProgramStats
 from engine.programs.program import Program, ProgramError
 from engine.programs.predicates import interpolate
@@ -162,9 +163,11 @@ class Runtime(Records):
         self.environments: dict[str, Environment] = {env.kind: env for env in environments}
         self.switches = switches
         self.registry = build_registry(self.environments.values())
-        self.gate = Gate(policy, enabled=switches.gating, tools=self.registry.names())
+        self.gate = Gate(policy, enabled=switches.gating, tools=[*self.registry.names(), UNDO_TOOL])
         self.approvals = ApprovalBook(store, policy.approval_ttl_seconds)
         self.journal = Journal(store, home / "snapshots") if switches.recovery else None
+        self.undoer = (Undoer(store, self.journal, self.gate, self.registry, self._environment_of)
+                       if self.journal is not None else None)
         self.corpus = Corpus(store, home / "programs")
         self.queue = TaskQueue(store)
         self.fence = EffectFence(home / "fences", self.queue)
@@ -226,13 +229,15 @@ class Runtime(Records):
         await self.runner.cancel(task_id, by or operator())
 
     async def undo(self, receipt_id: str, force: bool = False, by: str | None = None) -> Receipt:
-        """Undo a receipt in its own environment; `force` undoes it even though a later call that left no
-        snapshot, or a person, may have changed the same paths (that change is then lost, and the
-        event says who forced it)."""
-        if self.journal is None:
+        """Undo a receipt in its own environment, through the gate, leaving a receipt of the undo: a snapshot is
+        restored, a compensable receipt's compensator runs within its window. `force` undoes a restore even
+        though a later call that left no snapshot, or a person, may have changed the same paths (that change
+        is then lost, and the event and the undo's receipt say who forced it)."""
+        if self.undoer is None:
             raise UndoError("recovery is switched off: there is no journal to undo from")
-        receipt = await self.journal.undo(receipt_id, self._environment_of, force)
-        await self.bus.publish(ReceiptUndone(receipt.task_id, receipt.id, force, by or operator()))
+        by = by or operator()
+        receipt = await self.undoer.undo(receipt_id, force, by)
+        await self.bus.publish(ReceiptUndone(receipt.task_id, receipt.id, force, by))
         return receipt
 
     async def undo_task(self, task_id: str) -> TaskUndo:

@@ -1,5 +1,6 @@
-"""`warden bench gate`, `console`, `replay` and `tasks`: the gate's recall and latency, the console's latency,
-what replay on web screens buys, and steps per second through the gate and journal."""
+"""`warden bench gate`, `console`, `replay`, `tasks` and `shell` (`crash` and `journal` have modules of their own):
+the gate's recall and latency, the console's latency, what replay on web screens buys, steps per second through
+the gate and journal, and what a confined command costs in snapshotting."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from app.commands import bench_crash
+from app.commands import bench_crash, bench_journal
 from engine.bench import gate as gate_bench
 from engine.bench import shell as shell_bench
 from engine.bench import tasks as tasks_bench
@@ -103,6 +104,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     shell.add_argument("--json", action="store_true", help="print the report as JSON on stdout instead of a table")
     shell.set_defaults(func=run_shell)
     bench_crash.register(targets)
+    bench_journal.register(targets)
     parser.set_defaults(func=lambda args: _missing(parser))
 
 

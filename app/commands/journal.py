@@ -19,7 +19,7 @@ from rich.table import Table
 
 from app.commands.scripting import print_json, run_on_runtime
 from engine.journal.diff import Content, FileDiff
-from engine.journal.export import BadTime, exported, jsonl, parse_time
+from engine.journal.export import BadTime, exported, jsonl, parse_time, undo_fields
 from engine.journal.gc import collect
 from engine.journal.receipt import Receipt
 from engine.runtime import Runtime
@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing.add_argument("--task", dest="task_id", help="only this task's receipts, in step order")
     show = actions.add_parser("show", help="one receipt: its call, reversal, snapshot and what it changed")
     diff = actions.add_parser("diff", help="what a receipt changed: a text diff, or size and SHA-256 when binary")
-    undo = actions.add_parser("undo", help="restore the snapshot a receipt took")
+    undo = actions.add_parser("undo", help="restore the snapshot a receipt took, or run its compensator in its window")
     undo.add_argument("--force", action="store_true",
                       help="undo even though a later call that left no snapshot may have changed the same paths")
     undo_task = actions.add_parser("undo-task", help="undo a task's receipts newest first; exit 1 if it stops at one "
@@ -58,6 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action.add_argument("receipt_id")
     for action in (listing, show, diff, undo, undo_task, gc):
         action.add_argument("--json", action="store_true", help="print one JSON document (a list prints an array)")
+    export.add_argument("--json", action="store_true", help="accepted for uniformity: export always writes JSON lines")
     parser.set_defaults(func=run, action=None, json=False, task_id=None)
 
 
@@ -101,14 +102,19 @@ async def _export(runtime: Runtime, args: argparse.Namespace, since: float | Non
 
 
 async def _gc(runtime: Runtime, args: argparse.Namespace) -> int:
-    collected = await collect(runtime.store, older_than=args.older_than, max_bytes=args.max_bytes)
+    collected = await collect(runtime.store, runtime.home / "snapshots", older_than=args.older_than,
+                              max_bytes=args.max_bytes)
     if args.json:
         print_json(collected.as_json())
-    elif collected.receipt_ids:
+        return 0
+    if collected.receipt_ids:
         print(f"removed {len(collected.receipt_ids)} snapshot(s), {collected.bytes} bytes;"
               f" now audit_only: {' '.join(collected.receipt_ids)}")
     else:
         print("removed nothing")
+    if collected.outside:
+        print(f"left alone: {len(collected.outside)} receipt(s) whose snapshot lies outside this home's store"
+              f" ({' '.join(collected.outside)})")
     return 0
 
 
@@ -175,7 +181,7 @@ def receipt_json(receipt: Receipt) -> dict:
             "tool": receipt.call.tool, "call": receipt.call.as_json(), "tier": receipt.tier.value,
             "reversal": receipt.reversal.value, "undoable": receipt.undoable, "summary": receipt.summary,
             "snapshot_kind": receipt.snapshot_kind.value, "env": receipt.env,
-            "created_at": receipt.created_at, "reversed_at": receipt.reversed_at}
+            "created_at": receipt.created_at, "reversed_at": receipt.reversed_at, **undo_fields(receipt)}
 
 
 def _content(content: Content | None) -> dict | None:

@@ -30,7 +30,7 @@ from engine.tasks.task import TaskSpec
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("programs", help="list, draw, export, import, expire or remove stored programs",
                                    description="With no action, lists the programs stored in $WARDEN_HOME.")
-    parser.add_argument("--json", action="store_true", help="print JSON (list and show)")
+    parser.add_argument("--json", action="store_true", help="print JSON: one object, or one per line for import")
     actions = parser.add_subparsers(title="actions", metavar="ACTION", dest="action")
     listing_ = actions.add_parser("list", help="every program with its family, status and replays (the default)")
     listing_.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print a JSON list")
@@ -66,6 +66,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                 description="Programs not replayed within expire_unused_days go, then the least "
                                 "recently used beyond keep_at_most (policy.toml [programs]; defaults 30 and 1000).")
     expire.add_argument("--dry-run", action="store_true", help="say what would go; remove nothing")
+    for action in (delete, accept, export, import_, verify, expire):
+        action.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                            help="print JSON (export prints the program's JSON either way)")
     parser.set_defaults(func=run)
 
 
@@ -105,18 +108,20 @@ async def _run(args: argparse.Namespace) -> int:
                 console.print(Group(draw(program), statistics(stats)))
         elif args.action in ("delete", "rm", "discard"):
             await runtime.remove_program(args.program_id)
-            console.print(f"removed {args.program_id}", markup=False)
+            _say(args, console, f"removed {args.program_id}", {"removed": args.program_id})
         elif args.action == "accept":
             program = await runtime.accept_program(args.program_id)
-            console.print(f"accepted {program.id}: served from now on ({program.goal_template})", markup=False)
+            _say(args, console, f"accepted {program.id}: served from now on ({program.goal_template})",
+                 {"accepted": program.id, "status": program.status})
         elif args.action == "export":
             return await _export(runtime, args.program_id, args.out, console)
         elif args.action == "import":
-            return await _import(runtime, args.files, console, args.task)
+            return await _import(runtime, args.files, console, args.task, args.json)
         elif args.action == "verify":
-            return _verdict(console, args.program_id, await runtime.verify_program(args.program_id, args.task))
+            return _verdict(console, args.program_id, await runtime.verify_program(args.program_id, args.task),
+                            args.json)
         elif args.action == "expire":
-            return await _expire(runtime, args.dry_run, console)
+            return await _expire(runtime, args.dry_run, console, args.json)
         else:
             programs = sorted(await runtime.programs(), key=lambda p: (p.signature, p.id))
             stats = await runtime.all_program_stats()
@@ -145,21 +150,32 @@ async def _export(runtime: Runtime, program_id: str, out: Path | None, console: 
     return 0
 
 
-async def _import(runtime: Runtime, files: list[Path], console: Console, task: TaskSpec | None) -> int:
+def _say(args: argparse.Namespace, console: Console, line: str, data: dict) -> None:
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        console.print(line, markup=False, soft_wrap=True)
+
+
+async def _import(runtime: Runtime, files: list[Path], console: Console, task: TaskSpec | None, as_json: bool) -> int:
     """Every file goes through the gate; each bad or refused one is one line, and the exit status says so."""
     status = 0
     for path in files:
         try:
             offered = await runtime.import_program(path, task)
         except ProgramError as exc:
-            print(f"warden: {' '.join(str(exc).split())}", file=sys.stderr)
+            error = " ".join(str(exc).split())
+            if as_json:
+                print(json.dumps({"program": str(path), "stored": False, "error": error}, ensure_ascii=False))
+            else:
+                print(f"warden: {error}", file=sys.stderr)
             status = 2
             continue
-        status = max(status, _verdict(console, str(path), offered))
+        status = max(status, _verdict(console, str(path), offered, as_json))
     return status
 
 
-def _verdict(console: Console, what: str, offered: Offered) -> int:
+def _verdict(console: Console, what: str, offered: Offered, as_json: bool = False) -> int:
     """One line for the gate's word: stored and served, held for a person, kept out by a served program of
     its family, or refused (exit status 2 for the last two: nothing was stored)."""
     verdict = offered.verification.verdict
@@ -167,12 +183,19 @@ def _verdict(console: Console, what: str, offered: Offered) -> int:
             Verdict.REJECTED: "refused"}[verdict]
     if offered.kept:
         said = f"not stored: {offered.kept} of the same family is served and this one is {verdict.value}"
-    console.print(f"{what}: {said}: {offered.verification.reason}", markup=False, soft_wrap=True)
+    if as_json:
+        print(json.dumps({"program": what, "verdict": verdict.value, "stored": offered.stored, "kept": offered.kept,
+                          "reason": offered.verification.reason}, ensure_ascii=False))
+    else:
+        console.print(f"{what}: {said}: {offered.verification.reason}", markup=False, soft_wrap=True)
     return 0 if offered.stored else 2
 
 
-async def _expire(runtime: Runtime, dry_run: bool, console: Console) -> int:
+async def _expire(runtime: Runtime, dry_run: bool, console: Console, as_json: bool) -> int:
     gone = await runtime.expire_programs(dry_run=dry_run)
+    if as_json:
+        print(json.dumps({"dry_run": dry_run, "removed": [asdict(expiry) for expiry in gone]}, ensure_ascii=False))
+        return 0
     policy = runtime.policy
     rule = (f"unused for {policy.programs_expire_unused_days} days" if policy.programs_expire_unused_days
             else "no age limit") + (f", at most {policy.programs_keep_at_most} kept" if policy.programs_keep_at_most

@@ -37,9 +37,12 @@ class EventBus:
         self._listeners: list[Callable[[], None]] = []
 
     async def publish(self, event: Event) -> None:
+        """Persist, then fan out, the event as redacted: subscribers see what the table holds."""
+        payload = self._store.redactor.scrub(event.payload())
+        event = Event.restore(event.kind, event.task_id, payload)
         await self._store.execute(
             "INSERT INTO task_events (task_id, kind, payload, at) VALUES (?, ?, ?, ?)",
-            (event.task_id, event.kind, json.dumps(event.payload()), time.time()),
+            (event.task_id, event.kind, json.dumps(payload), time.time()),
         )
         for queue in self._queues:
             queue.put_nowait(event)

@@ -12,6 +12,7 @@ import aiosqlite
 
 from engine.errors import WardenError
 from engine.gate.verdict import Verdict
+from engine.redaction.calls import recorded_call
 from engine.store import Store
 from engine.tools.call import ToolCall
 
@@ -79,8 +80,9 @@ class ApprovalBook:
             "INSERT INTO approvals (id, task_id, step_idx, call, call_hash, level, tier, rules, reason, status,"
             " created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                approval_id, task_id, idx, call.canonical(), call.digest(), verdict.level.label, verdict.tier.value,
-                json.dumps(list(verdict.rules)), verdict.reason, ApprovalStatus.PENDING.value, now, now + self._ttl,
+                approval_id, task_id, idx, recorded_call(self._store.redactor, call).canonical(), call.digest(),
+                verdict.level.label, verdict.tier.value, json.dumps(list(verdict.rules)),
+                self._store.redactor.text(verdict.reason), ApprovalStatus.PENDING.value, now, now + self._ttl,
             ),
         )
         return await self.get(approval_id)

@@ -204,8 +204,9 @@ def snapshot_contents(saved: Path) -> tuple[SnapshotEntry, ...]:
         manifest = json.loads((saved / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ()
-    return tuple(_entry(entry["path"], saved / entry["copy"]) if entry.get("existed") else
-                 SnapshotEntry(entry["path"], "absent", 0, 0) for entry in manifest)
+    return tuple(_entry(entry["path"], saved / entry["copy"]) if entry.get("existed") and entry.get("copy") else
+                 SnapshotEntry(entry["path"], "in place" if entry.get("existed") else "absent", 0, 0)
+                 for entry in manifest)  # "in place": an inverse snapshot keeps no copy of what was there
 
 
 def _entry(path: str, copy: Path | str) -> SnapshotEntry:
@@ -327,10 +328,13 @@ def _saved(saved: Path) -> dict[str, bytes | None | Path]:
         return {}
     files: dict[str, bytes | None | Path] = {}
     for entry in manifest:
-        copy = saved / entry["copy"]
         if not entry.get("existed"):
             files[entry["path"]] = None
-        elif stat.S_ISREG(os.lstat(copy).st_mode):
+            continue
+        if not entry.get("copy"):
+            continue  # an inverse snapshot keeps no copy: what was there is told from the call, as without one
+        copy = saved / entry["copy"]
+        if stat.S_ISREG(os.lstat(copy).st_mode):
             files[entry["path"]] = copy.read_bytes()
         else:
             files[entry["path"]] = copy

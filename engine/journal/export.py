@@ -47,7 +47,14 @@ def receipt_record(receipt: Receipt) -> dict:
             "tier": receipt.tier.value, "reversal": receipt.reversal.value, "undoable": receipt.undoable,
             "summary": receipt.summary, "snapshot_kind": receipt.snapshot_kind.value,
             "snapshot_path": receipt.snapshot_path, "created_at": receipt.created_at,
-            "reversed_at": receipt.reversed_at}
+            "reversed_at": receipt.reversed_at, **undo_fields(receipt)}
+
+
+def undo_fields(receipt: Receipt) -> dict:
+    """What a receipt says about compensating it (`compensation`: system, key, deadline, call) and, on an undo's
+    own receipt, which receipt it undid (`undoes`): added to `warden.receipt/1` compatibly."""
+    return {"compensation": receipt.compensation.as_json() if receipt.compensation else None,
+            "undoes": receipt.undoes}
 
 
 async def exported(store: Store, since: float | None = None, until: float | None = None,

@@ -3,7 +3,9 @@
 A receipt whose snapshot goes becomes `audit_only`, with the reason appended to its summary, so
 nobody is promised an undo that can no longer happen. Receipts already undone, being undone, or
 taken without a snapshot are left alone, and so is any snapshot a `dispatching` step's write-ahead
-names: that call may still be settled into a receipt that needs it.
+names: that call may still be settled into a receipt that needs it. Only directories inside this home's
+snapshot store are ever removed: a path the database names elsewhere (a home moved or copied, a row
+edited by hand) is left alone and reported, never deleted on the database's word.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ class Collected:
 
     receipt_ids: tuple[str, ...]
     bytes: int
+    outside: tuple[str, ...] = ()  # receipts whose snapshot path lies outside the store: left alone
 
     def as_json(self) -> dict:
-        return {"removed": len(self.receipt_ids), "bytes": self.bytes, "receipt_ids": list(self.receipt_ids)}
+        return {"removed": len(self.receipt_ids), "bytes": self.bytes, "receipt_ids": list(self.receipt_ids),
+                "outside_store": list(self.outside)}
 
 
 def snapshot_bytes(path: Path) -> int:
@@ -54,7 +58,12 @@ async def _write_ahead_snapshots(store: Store) -> set[str]:
     return names
 
 
-async def collect(store: Store, older_than: float | None = None, max_bytes: int | None = None) -> Collected:
+def _inside(path: str, store_dir: Path) -> bool:
+    return os.path.realpath(os.path.dirname(path)) == os.path.realpath(store_dir)
+
+
+async def collect(store: Store, snapshots: Path, older_than: float | None = None,
+                  max_bytes: int | None = None) -> Collected:
     """Remove reversible receipts' snapshots created more than `older_than` seconds ago, or, with
     `max_bytes`, the oldest ones until the snapshots kept (write-ahead ones included) fit in it.
 
@@ -67,6 +76,8 @@ async def collect(store: Store, older_than: float | None = None, max_bytes: int 
     rows = await store.fetchall(
         "SELECT id, snapshot_path, created_at FROM receipts WHERE reversal = ? AND snapshot_path IS NOT NULL"
         " ORDER BY created_at, rowid", (Reversal.REVERSIBLE.value,))
+    outside = tuple(row["id"] for row in rows if not _inside(row["snapshot_path"], snapshots))
+    rows = [row for row in rows if row["id"] not in outside]
     candidates = [row for row in rows if Path(row["snapshot_path"]).name not in protected]
     sizes = {row["id"]: await asyncio.to_thread(snapshot_bytes, Path(row["snapshot_path"])) for row in candidates}
     if older_than is not None:
@@ -96,4 +107,4 @@ async def collect(store: Store, older_than: float | None = None, max_bytes: int 
         freed += sizes[row["id"]]
     if removed:
         await asyncio.to_thread(blobs.collect, blobs.location(Path(chosen[0]["snapshot_path"]).parent))
-    return Collected(tuple(removed), freed)
+    return Collected(tuple(removed), freed, outside)

@@ -21,10 +21,14 @@ from engine.envs.environment import Environment, SnapshotDeclined
 from engine.envs.workspace import blobs
 from engine.errors import WardenError
 from engine.journal.receipt import Receipt, Reversal, SnapshotKind
+from engine.journal.reversers import Invertible
+from engine.redaction.calls import recorded_call
+from engine.redaction.redactor import Redactor
 from engine.store import Store
 from engine.store.matching import containing
 from engine.tier import Tier
 from engine.tools.call import ToolCall
+from engine.tools.compensator import Compensation
 from engine.tools.registry import Tool
 
 
@@ -69,7 +73,12 @@ class Journal:
         if tier is not Tier.LOCAL_REVERSIBLE or tool.reverser is None or not targets:
             return Prepared(receipt_id, env.identity, SnapshotKind.NONE, None)
         target = self._snapshots / receipt_id
+        if tool.snapshots_itself:  # an empty directory the tool fills once it knows what it changed (`deferred`)
+            await asyncio.to_thread(target.mkdir, 0o700, True)
+            return Prepared(receipt_id, env.identity, SnapshotKind.COPY, str(target))
         try:
+            if isinstance(env, Invertible) and await env.record_inverse(tool.reverser, call.args, target):
+                return Prepared(receipt_id, env.identity, SnapshotKind.INVERSE, str(target))
             kind = await env.snapshot(targets, target)
         except SnapshotDeclined as declined:
             shutil.rmtree(target, ignore_errors=True)
@@ -129,10 +138,14 @@ class Journal:
     async def rollback(self, env: Environment, prepared: Prepared) -> bool:
         """Undo whatever an interrupted call did to its snapshotted targets, so it can run again as if
         never started; False when there is nothing to put back (no snapshot, or one the call never
-        got to use). Only the runner holding the task's fence may call it: nothing else acts there."""
+        got to use), or when its inverse refuses (the paths are not as the call could have left them:
+        a person judges). Only the runner holding the task's fence may call it: nothing else acts there."""
         if not prepared.snapshot_path or not (Path(prepared.snapshot_path) / "manifest.json").exists():
             return False
-        await _reverse(env, Path(prepared.snapshot_path))
+        try:
+            await _reverse(env, Path(prepared.snapshot_path))
+        except UndoError:
+            return False
         return True
 
     @staticmethod
@@ -143,18 +156,24 @@ class Journal:
 
     async def commit(
         self, db: aiosqlite.Connection, prepared: Prepared, task_id: str | None, idx: int | None,
-        call: ToolCall, tier: Tier, summary: str,
+        call: ToolCall, tier: Tier, summary: str, compensation: Compensation | None = None,
     ) -> Receipt:
-        """Insert the receipt on the caller's transaction, so it lands with the step it belongs to."""
-        reversal = Reversal.REVERSIBLE if prepared.snapshot_path else _reversal_without_snapshot(tier)
+        """Insert the receipt on the caller's transaction, so it lands with the step it belongs to; a
+        `runtime_compensable` call is `compensable` only with the `compensation` its result was bound to."""
+        reversal = Reversal.REVERSIBLE if prepared.snapshot_path else _reversal_without_snapshot(tier, compensation)
         summary = f"{summary} ({prepared.note})" if prepared.note else summary
         receipt = Receipt(
             id=prepared.receipt_id, task_id=task_id, step_idx=idx, call=call, tier=tier,
             snapshot_kind=prepared.snapshot_kind, snapshot_path=prepared.snapshot_path,
             reversal=reversal, summary=summary, created_at=time.time(), env=prepared.env,
+            compensation=compensation if reversal is Reversal.COMPENSABLE else None,
         )
-        await _insert(db, receipt)
+        await _insert(db, receipt, self._store.redactor)
         return receipt
+
+    async def write(self, db: aiosqlite.Connection, receipt: Receipt) -> None:
+        """Insert a receipt made elsewhere (an undo's own) on the caller's transaction."""
+        await _insert(db, receipt, self._store.redactor)
 
     async def audit(self, env: str | None, task_id: str | None, idx: int | None, call: ToolCall, tier: Tier,
                     summary: str) -> Receipt:
@@ -165,7 +184,7 @@ class Journal:
             summary=summary, created_at=time.time(), env=env,
         )
         async with self._store.transaction() as db:
-            await _insert(db, receipt)
+            await _insert(db, receipt, self._store.redactor)
         return receipt
 
     async def get(self, receipt_id: str) -> Receipt:
@@ -227,7 +246,7 @@ class Journal:
         rows = await self._store.fetchall(
             "SELECT * FROM receipts r WHERE rowid > (SELECT rowid FROM receipts WHERE id = ?) AND COALESCE(env, ?) = ?"
             " AND (reversal IN (?, ?) AND snapshot_path IS NOT NULL OR reversal = ?"
-            " AND NOT EXISTS (SELECT 1 FROM steps s WHERE s.receipt_id = r.id AND s.status = 'blocked'))"
+            " AND r.undoes IS NULL AND NOT EXISTS (SELECT 1 FROM steps s WHERE s.receipt_id = r.id AND s.status = 'blocked'))"
             " ORDER BY rowid DESC",
             (receipt.id, identity, identity, Reversal.REVERSIBLE.value, Reversal.REVERSING.value,
              Reversal.AUDIT_ONLY.value),
@@ -273,6 +292,8 @@ class Journal:
         receipt at the same time restore once.
         """
         receipt = await self.get(receipt_id)
+        if receipt.reversal is Reversal.COMPENSABLE:
+            raise UndoError(f"receipt {receipt_id} is compensable: its compensator runs through the gate (Runtime.undo)")
         self._refuse(receipt)
         env = env_for(receipt)
         path = Path(receipt.snapshot_path)
@@ -323,23 +344,44 @@ class Journal:
             raise UndoError(f"receipt {receipt.id} is {receipt.reversal.value}: Warden claims no undo for it")
 
 async def _reverse(env: Environment, saved: Path) -> None:
-    """Put back what a snapshot directory says the call changed: the one place undo and rollback act."""
+    """Put back what a snapshot directory says the call changed: the one place undo and rollback act.
+    An inverse snapshot runs its inverse (refused, as an `UndoError`, when its precondition fails)."""
+    if isinstance(env, Invertible):
+        try:
+            left = json.loads(await asyncio.to_thread((saved / AFTER).read_text, "utf-8"))
+        except (OSError, ValueError):
+            left = None
+        try:
+            if await env.invert(saved, left) is not None:
+                return
+        except WardenError as exc:
+            raise UndoError(str(exc)) from None
     await env.restore(saved)
 
 
-def _reversal_without_snapshot(tier: Tier) -> Reversal:
-    if tier is Tier.RUNTIME_COMPENSABLE:
+def _reversal_without_snapshot(tier: Tier, compensation: Compensation | None) -> Reversal:
+    if tier is Tier.RUNTIME_COMPENSABLE and compensation is not None:
         return Reversal.COMPENSABLE
     return Reversal.AUDIT_ONLY
 
 
-async def _insert(db: aiosqlite.Connection, receipt: Receipt) -> None:
+async def _insert(db: aiosqlite.Connection, receipt: Receipt, redactor: Redactor) -> None:
+    """Write the receipt with its call's secrets sealed away and its summary redacted."""
     await db.execute(
         "INSERT INTO receipts (id, task_id, step_idx, call, tier, snapshot_kind, snapshot_path, reversal,"
-        " summary, created_at, env) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " summary, created_at, env, system, system_key, deadline, compensation, undoes)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            receipt.id, receipt.task_id, receipt.step_idx, receipt.call.canonical(), receipt.tier.value,
-            receipt.snapshot_kind.value, receipt.snapshot_path, receipt.reversal.value, receipt.summary,
-            receipt.created_at, receipt.env,
+            receipt.id, receipt.task_id, receipt.step_idx, recorded_call(redactor, receipt.call).canonical(),
+            receipt.tier.value, receipt.snapshot_kind.value, receipt.snapshot_path, receipt.reversal.value,
+            redactor.text(receipt.summary),
+            receipt.created_at, receipt.env, *_compensation_columns(receipt.compensation), receipt.undoes,
         ),
     )
+
+
+def _compensation_columns(compensation: Compensation | None) -> tuple:
+    if compensation is None:
+        return None, None, None, None
+    return (compensation.system, compensation.key, compensation.deadline,
+            json.dumps(compensation.as_json(), sort_keys=True))

@@ -8,11 +8,13 @@ from enum import StrEnum
 
 from engine.tier import Tier
 from engine.tools.call import ToolCall
+from engine.tools.compensator import Compensation
 
 
 class SnapshotKind(StrEnum):
     REFLINK = "reflink"
     COPY = "copy"
+    INVERSE = "inverse"
     NONE = "none"
 
 
@@ -39,9 +41,13 @@ class Receipt:
     created_at: float
     reversed_at: float | None = None
     env: str | None = None
+    compensation: Compensation | None = None  # how a compensable receipt is undone, and until when
+    undoes: str | None = None  # on an undo's own receipt: the receipt it undid
 
     @property
     def undoable(self) -> bool:
+        if self.reversal is Reversal.COMPENSABLE:
+            return self.compensation is not None
         return self.reversal is Reversal.REVERSIBLE and self.snapshot_path is not None
 
     @classmethod
@@ -59,4 +65,6 @@ class Receipt:
             created_at=row["created_at"],
             reversed_at=row["reversed_at"],
             env=row["env"],
+            compensation=Compensation.from_json(json.loads(row["compensation"])) if row["compensation"] else None,
+            undoes=row["undoes"],
         )

@@ -2,7 +2,8 @@
 
 Undoing an earlier effect while a later one stays would leave a state no run ever produced, so the
 walk never skips past an effect it cannot reverse: it stops there and says why. Receipts already
-undone, and the audit records of calls the gate blocked (they never ran), are passed over.
+undone, the audit records of calls the gate blocked (they never ran), and the receipts undos wrote of
+themselves are passed over.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def static_stop(receipt: Receipt) -> str | None:
     if receipt.reversal is Reversal.AUDIT_ONLY:
         return f"{receipt.summary}: audit only, what it changed cannot be put back"
     if receipt.reversal is Reversal.COMPENSABLE:
-        return f"{receipt.summary}: compensable, Warden runs no compensation for it"
+        return None if receipt.compensation else f"{receipt.summary}: compensable, but no compensation was recorded"
     if receipt.reversal is Reversal.IRRECOVERABLE:
         return f"{receipt.summary}: irrecoverable"
     return None
@@ -66,7 +67,7 @@ def plan(task_id: str, receipts: Sequence[Receipt], blocked: set[str]) -> tuple[
     """The receipts an undo of the task would try, newest first, and the result if none of them conflicts."""
     tried: list[Receipt] = []
     for receipt in newest_first(receipts):
-        if receipt.reversal is Reversal.REVERSED or receipt.id in blocked:
+        if receipt.reversal is Reversal.REVERSED or receipt.id in blocked or receipt.undoes is not None:
             continue
         reason = static_stop(receipt)
         if reason is not None:

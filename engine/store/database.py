@@ -16,6 +16,7 @@ from typing import Any
 import aiosqlite
 
 from engine.errors import WardenError
+from engine.redaction.redactor import Redactor
 from engine.store.migrations import MIGRATIONS
 
 _HEADER = b"SQLite format 3\x00"
@@ -35,6 +36,7 @@ class Store:
         self._db = db
         self._write = asyncio.Lock()
         self.fresh = False
+        self.redactor = Redactor(path.parent)  # the home's: every write of text a secret may be in goes through it
 
     @classmethod
     async def open(cls, path: Path) -> "Store":

@@ -117,4 +117,14 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE program_runs ADD COLUMN detail TEXT NOT NULL DEFAULT '';
     CREATE INDEX program_runs_program ON program_runs(program_id, at);
     """,
+    # A compensable receipt's cooperating system, key, deadline and compensating call (JSON); an undo's own
+    # receipt names the receipt it undid.
+    """
+    ALTER TABLE receipts ADD COLUMN system TEXT;
+    ALTER TABLE receipts ADD COLUMN system_key TEXT;
+    ALTER TABLE receipts ADD COLUMN deadline REAL;
+    ALTER TABLE receipts ADD COLUMN compensation TEXT;
+    ALTER TABLE receipts ADD COLUMN undoes TEXT;
+    CREATE INDEX receipts_undoes ON receipts(undoes) WHERE undoes IS NOT NULL;
+    """,
 )

@@ -9,11 +9,15 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from dataclasses import replace
 from pathlib import Path
 
 import aiosqlite
 
 from engine.agents.agent import Outcome, Turn
+from engine.redaction.calls import recorded_call, revealed_call
+from engine.redaction.fields import secret_values
+from engine.redaction.redactor import Redactor
 from engine.store import Store
 from engine.store.matching import containing
 from engine.tasks.budget import Budget, Spent
@@ -45,10 +49,21 @@ class TaskQueue:
                 task_id = "t-" + uuid.uuid4().hex[:8]
                 await db.execute(
                     "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at, env) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (task_id, spec.goal, json.dumps(spec.to_json()), TaskStatus.QUEUED.value, now, now, env),
+                    (task_id, self.redactor.text(spec.goal, keep=True),
+                     json.dumps(self.redactor.scrub(spec.to_json(), keep=True)), TaskStatus.QUEUED.value, now, now, env),
                 )
                 ids.append(task_id)
         return [await self.get(task_id) for task_id in ids]
+
+    @property
+    def redactor(self) -> Redactor:
+        """The home's redactor: goals, specs, calls and outputs are written through it."""
+        return self._store.redactor
+
+    def revealed(self, task: Task) -> Task:
+        """The task with its spec's secrets given back from the vault, for the runner that runs it."""
+        spec = TaskSpec.from_json(self.redactor.reveal(task.spec.to_json()))
+        return replace(task, spec=spec)
 
     async def get(self, task_id: str) -> Task:
         row = await self._store.fetchone("SELECT * FROM tasks WHERE id = ?", (task_id,))
@@ -135,7 +150,7 @@ class TaskQueue:
                    epoch: int | None = None) -> bool:
         """Change a task's status if it is in `expect` (and, given an epoch, still under that claim)."""
         sql = "UPDATE tasks SET status = ?, error = COALESCE(?, error), updated_at = ? WHERE id = ?"
-        params: list = [status.value, error, time.time(), task_id]
+        params: list = [status.value, error and self._store.redactor.text(error), time.time(), task_id]
         if expect is not None:
             sql += " AND status = ?"
             params.append(expect.value)
@@ -174,17 +189,22 @@ class TaskQueue:
             " ORDER BY idx DESC LIMIT 1", (task_id,)
         )
 
+    def call_of(self, step: aiosqlite.Row) -> ToolCall:
+        """The real call of a recorded step, its secrets given back from the vault, to be run again."""
+        return revealed_call(self._store.redactor, ToolCall.from_json(json.loads(step["call"])))
+
     async def next_idx(self, task_id: str) -> int:
         row = await self._store.fetchone("SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM steps WHERE task_id = ?", (task_id,))
         return row["n"]
 
     async def history(self, task_id: str) -> list[Turn]:
-        """Every settled step of the task, in order, as an agent is told about it."""
+        """Every settled step of the task, in order, as an agent is told about it: its own calls as it made
+        them (secrets back from the vault), what they printed as recorded (redacted)."""
         rows = await self._store.fetchall(
             "SELECT idx, call, source, status, output FROM steps WHERE task_id = ?"
             f" AND status IN {SETTLED} ORDER BY idx", (task_id,)
         )
-        return [Turn(row["idx"], ToolCall.from_json(json.loads(row["call"])), row["source"], Outcome(row["status"]),
+        return [Turn(row["idx"], self.call_of(row), row["source"], Outcome(row["status"]),
                      row["output"] or "") for row in rows]
 
     async def settle_open(self, task_id: str, output: str) -> list[str]:
@@ -196,7 +216,7 @@ class TaskQueue:
                 " AND status IN ('proposed', 'waiting', 'dispatching')", (task_id,))
             await db.execute(
                 "UPDATE steps SET status = 'failed', output = ?, pending = NULL WHERE task_id = ?"
-                " AND status IN ('proposed', 'waiting', 'dispatching')", (output, task_id)
+                " AND status IN ('proposed', 'waiting', 'dispatching')", (self._store.redactor.text(output), task_id)
             )
         return [row[0] for row in rows]
 
@@ -217,21 +237,32 @@ class TaskQueue:
         row = await self._store.fetchone(sql, params)
         return row["n"]
 
+    async def propose(self, env: object, claim: Claim, idx: int, call: ToolCall, source: str,
+                      state_id: str | None = None) -> None:
+        """Record a call as `proposed`, first marking what its environment knows is secret in it (a password
+        field's text), so not even the first record of it holds that."""
+        self.redactor.mark(*await secret_values(env, call))
+        await self.record(claim, idx, call, "proposed", source, state_id)
+
     async def record(self, claim: Claim, idx: int, call: ToolCall, status: str, source: str,
                      state_id: str | None = None, output: str | None = None) -> None:
         """`mark_step` in a transaction of its own."""
         async with self._store.transaction() as db:
             await self.mark_step(db, claim, idx, call, status, source, state_id, output=output)
 
-    @classmethod
     async def mark_step(
-        cls, db: aiosqlite.Connection, claim: Claim, idx: int, call: ToolCall, status: str, source: str,
+        self, db: aiosqlite.Connection, claim: Claim, idx: int, call: ToolCall, status: str, source: str,
         state_id: str | None = None, receipt_id: str | None = None, output: str | None = None,
         pending: str | None = None,
     ) -> None:
         """Write a step under the runner's claim (fenced); `pending` is what a write-ahead leaves for
-        whoever settles the step if this runner dies before it does, and is cleared by any other write."""
-        await cls.hold(db, claim, settling=status in SETTLED)
+        whoever settles the step if this runner dies before it does, and is cleared by any other write.
+        The call is written with its secrets sealed away (`recorded_call`), its output and pending redacted."""
+        await self.hold(db, claim, settling=status in SETTLED)
+        redactor = self._store.redactor
+        output = None if output is None else redactor.text(output)
+        pending = None if pending is None else redactor.text(pending)
+        call = recorded_call(redactor, call)
         await db.execute(
             "INSERT INTO steps (task_id, idx, call, status, source, state_id, receipt_id, output, pending)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -272,7 +303,7 @@ class TaskQueue:
         """Attach what the step saw before, what it acted on, and what it saw after (an annotation, not a fact
         the task depends on)."""
         await self._store.execute("UPDATE steps SET trace = ? WHERE task_id = ? AND idx = ?",
-                                  (json.dumps(trace), task_id, idx))
+                                  (json.dumps(self._store.redactor.scrub(trace)), task_id, idx))
 
     async def traces(self, task_id: str) -> list[dict]:
         rows = await self._store.fetchall(

@@ -212,6 +212,7 @@ class TaskRunner:
         return self._opener(task.env)
 
     async def _run(self, task: Task, lease: Lease) -> None:
+        task = self.queue.revealed(task)
         spec, mode, program_id = task.spec, task.mode, task.program_id
         env = self._env_for(task)
         if env is None:
@@ -305,7 +306,7 @@ class TaskRunner:
             spent = replace(spent, wall_s=base_wall + time.monotonic() - started)
             open_step = await self.queue.open_step(task.id)
             if open_step is not None and open_step["source"] == "agent":
-                idx, call = open_step["idx"], ToolCall.from_json(json.loads(open_step["call"]))
+                idx, call = open_step["idx"], self.queue.call_of(open_step)
                 before = None
             else:
                 if (await self.queue.get(task.id)).status is not TaskStatus.RUNNING:
@@ -335,7 +336,7 @@ class TaskRunner:
                         await self._fail(task, message)
                     return
                 idx, call = await self.queue.next_idx(task.id), proposal.call
-                await self.queue.record(lease.claim, idx, call, "proposed", "agent")
+                await self.queue.propose(env, lease.claim, idx, call, "agent")
                 await self._bus.publish(AgentStepped(task.id, idx, call.as_json(), proposal.usage.as_json()))
             outcome = await self._stepper.dispatch(env, lease.claim, idx, call, "agent")
             await self._breathe()
@@ -407,6 +408,10 @@ class TaskRunner:
                                               {k: row[k] for k in ("before", "target", "after") if k in row} or None))
                      for row in await self.queue.traces(task.id) if row["status"] == "done"]
             if not task.spec.learn or not steps:
+                return
+            if self.queue.redactor.holds_secret([task.goal, [step.call.as_json() for _, step in steps]]):
+                await self._bus.publish(ProgramRejected(task.id, "", "the run used a secret, and a program would "
+                                                                     "have to hold it; nothing was learned"))
                 return
             fell = [e for e in await self._bus.history(task.id) if isinstance(e, ReplayFellBack)]
             base = await self._corpus.get(fell[-1].program_id) if fell else None

@@ -16,6 +16,7 @@ who is told why. Any exception a tool raises fails the step, never the runner.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 
 from engine.envs.environment import Environment
@@ -25,6 +26,8 @@ from engine.events.records import ActionBlocked, ActionClassified, ActionComplet
 from engine.gate.approvals import ApprovalBook, ApprovalStatus
 from engine.gate.gate import Decision, Gate
 from engine.gate.verdict import Level, Verdict
+from engine.journal.compensation import bound
+from engine.journal import deferred
 from engine.journal.journal import Journal, Prepared
 from engine.programs.predicates import holds
 from engine.store import Store
@@ -66,7 +69,7 @@ class Stepper:
         interrupted = previous is not None and previous["status"] == "dispatching"
         left = json.loads(previous["pending"]) if interrupted and previous["pending"] else {}
         if previous is None:
-            await self.queue.record(claim, idx, call, "proposed", source, state_id)
+            await self.queue.propose(env, claim, idx, call, source, state_id)
         try:
             tool = self.registry.check(call)
             if tool.kind != env.kind:
@@ -168,12 +171,15 @@ class Stepper:
             self.drop(left)
             try:
                 async with self.fence.hold(step.claim):
-                    output, status = await tool.run(env, call.args), StepStatus.DONE
+                    with deferred.granted(deferred.into(prepared) if tool.snapshots_itself else None):
+                        output, status = await tool.run(env, call.args), StepStatus.DONE
                 message = output.text
             except LeaseLost:
                 raise
             except Exception as exc:  # a tool's failure is the step's, never the runner's
                 output, status, message = None, StepStatus.FAILED, one_line(exc)
+            if prepared is not None and tool.snapshots_itself:
+                prepared = await deferred.settle(prepared)
             if prepared is not None:
                 await self.journal.seal(env, prepared)
             async with self.store.transaction() as db:
@@ -181,7 +187,9 @@ class Stepper:
                 if prepared is not None:
                     summary = tool.describe(call.args)
                     summary = summary if status is StepStatus.DONE else f"FAILED {summary}"
-                    receipt = await self.journal.commit(db, prepared, task_id, step.idx, call, verdict.tier, summary)
+                    compensation = bound(tool, call, verdict.tier, output, time.time())
+                    receipt = await self.journal.commit(db, prepared, task_id, step.idx, call, verdict.tier, summary,
+                                                        compensation)
                 receipt_id = receipt.id if receipt else None
                 await self.queue.mark_step(db, step.claim, step.idx, call, status.value, step.source, step.state_id,
                                            receipt_id, output=message[-OUTPUT_LIMIT:])

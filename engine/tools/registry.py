@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import WardenError
 from engine.tier import Tier
 from engine.tools.call import ToolCall
+from engine.tools.compensator import Compensator
 from engine.tools.witness import Witness
 
 if TYPE_CHECKING:
@@ -51,7 +52,12 @@ class Tool:
     confined to the spec's allowed origins, a display the task names): being externally
     irreversible there does not by itself ask a person, though the gate's rules still may.
     `egress` names the destination when a call would leave that scope (a navigation to
-    another origin), which the gate rates as egress.
+    another origin), which the gate rates as egress. `compensator` names, for a call, how its effect
+    on a cooperating system is compensated (`engine/tools/compensator.py`); its tier is then
+    `runtime_compensable`.
+    A tool that `snapshots_itself` learns what it changed only by running (a confined shell command on an
+    overlay): the journal gives it an empty snapshot directory (`engine/journal/deferred.py`) that it
+    fills before it touches the environment.
     """
 
     name: str
@@ -69,6 +75,8 @@ class Tool:
     witness: Witness | None = None
     scoped: bool = False
     egress: Callable[[dict[str, Any]], str | None] = lambda args: None
+    compensator: Callable[[dict[str, Any]], Compensator | None] = lambda args: None
+    snapshots_itself: bool = False
 
     def tier_for(self, args: dict[str, Any]) -> Tier:
         return self.tier(args) if callable(self.tier) else self.tier

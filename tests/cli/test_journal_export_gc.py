@@ -72,7 +72,7 @@ def test_export_writes_one_versioned_record_per_receipt_oldest_first(home: Path,
     one = records[0]
     assert (one["tool"], one["call"], one["step_idx"]) == ("fs.write", {"tool": "fs.write", "args": {
         "path": "one.txt", "content": "xxxxx"}}, 0)
-    assert one["reversal"] == "reversible" and one["undoable"] and one["snapshot_kind"] == "copy"
+    assert one["reversal"] == "reversible" and one["undoable"] and one["snapshot_kind"] == "inverse"
     assert {"id", "env", "tier", "summary", "snapshot_path", "reversed_at"} <= set(one)
 
     assert [r["id"] for r in export(capsys, "--task", second)] == [records[2]["id"]]
@@ -107,7 +107,7 @@ def test_gc_to_a_size_budget_removes_the_oldest_snapshots_and_demotes_their_rece
     code, out, err = cli(capsys, "journal", "gc", "--max-bytes", str(sizes[2]), "--json")
     assert code == 0, err
     assert json.loads(out) == {"removed": 2, "bytes": sizes[0] + sizes[1],
-                               "receipt_ids": [records[0]["id"], records[1]["id"]]}
+                               "receipt_ids": [records[0]["id"], records[1]["id"]], "outside_store": []}
     assert not paths[0].exists() and not paths[1].exists() and paths[2].exists()
     after = export(capsys)
     for record in after[:2]:
@@ -129,7 +129,7 @@ def test_gc_to_a_size_budget_removes_the_oldest_snapshots_and_demotes_their_rece
 def test_gc_by_age_spares_young_snapshots(home: Path, ws: Path, capsys) -> None:
     three_tasks(home, ws)
     code, out, _ = cli(capsys, "journal", "gc", "--older-than", "3600", "--json")
-    assert code == 0 and json.loads(out) == {"removed": 0, "bytes": 0, "receipt_ids": []}
+    assert code == 0 and json.loads(out) == {"removed": 0, "bytes": 0, "receipt_ids": [], "outside_store": []}
     assert all(r["reversal"] == "reversible" for r in export(capsys))
 
 
@@ -149,7 +149,34 @@ def test_gc_leaves_undone_receipts_and_the_snapshot_of_a_dispatching_step(home: 
     assert code == 0, err
     assert json.loads(out)["receipt_ids"] == [records[1]["id"]]
     assert Path(oldest["snapshot_path"]).exists()
-    assert [r["reversal"] for r in export(capsys)] == ["reversible", "audit_only", "reversed"]
+    after = export(capsys)
+    assert [r["reversal"] for r in after] == ["reversible", "audit_only", "reversed", "audit_only"]
+    assert after[3]["tool"] == "journal.undo" and after[3]["call"]["args"]["receipt"] == records[2]["id"]
+
+
+def test_gc_never_deletes_a_directory_outside_the_snapshot_store(home: Path, ws: Path, tmp_path: Path,
+                                                                 capsys) -> None:
+    """A database row is not trusted to name what gc may delete: a path it points elsewhere is left alone."""
+    three_tasks(home, ws)
+    records = export(capsys)
+    decoy = tmp_path / "precious"
+    decoy.mkdir()
+    (decoy / "keep.txt").write_text("mine\n", encoding="utf-8")
+    with sqlite3.connect(home / "warden.db") as con:
+        con.execute("UPDATE receipts SET snapshot_path = ? WHERE id = ?", (str(decoy), records[0]["id"]))
+        con.execute("UPDATE receipts SET snapshot_path = ? WHERE id = ?",
+                    (str(home / "snapshots" / ".." / ".." / "ws"), records[1]["id"]))
+    con.close()
+
+    code, out, err = cli(capsys, "journal", "gc", "--older-than", "0")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("removed 1 snapshot(s)") and lines[0].endswith(records[2]["id"])
+    assert lines[1] == (f"left alone: 2 receipt(s) whose snapshot lies outside this home's store "
+                        f"({records[0]['id']} {records[1]['id']})")
+    assert (decoy / "keep.txt").read_text(encoding="utf-8") == "mine\n"
+    assert sorted(p.name for p in ws.iterdir()) == ["a.txt", "b.txt", "c.txt"]
+    assert [r["reversal"] for r in export(capsys)] == ["reversible", "reversible", "audit_only"]
 
 
 def test_gc_needs_exactly_one_budget(home: Path, capsys) -> None:

@@ -203,3 +203,25 @@ def test_expire_follows_the_policy_and_only_when_asked(tmp_path: Path) -> None:
         refused = warden(home, "programs", "expire")
         assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and says in refused.stderr
     assert sorted(query(home, "SELECT id FROM programs")) == [(SHIPPED_ID,), ("p-used",)]
+
+
+def test_every_action_answers_json_for_scripts(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    good = program_file(tmp_path / "good.json", "p-good", "Shred the paper {file}")
+    garbled = tmp_path / "garbled.json"
+    garbled.write_text("{not json", encoding="utf-8")
+
+    imported = warden(home, "programs", "import", str(good), str(garbled), "--json")
+    assert imported.returncode == 2 and imported.stderr == ""
+    first, second = (json.loads(line) for line in imported.stdout.splitlines())
+    assert first == {"program": str(good), "verdict": "unverified", "stored": True, "kept": None,
+                     "reason": first["reason"]}
+    assert second["program"] == str(garbled) and second["stored"] is False and "not a readable" in second["error"]
+
+    accepted = warden(home, "programs", "accept", "p-good", "--json")
+    assert accepted.returncode == 0 and json.loads(accepted.stdout) == {"accepted": "p-good", "status": "accepted"}
+    expired = warden(home, "programs", "expire", "--dry-run", "--json")
+    assert expired.returncode == 0 and json.loads(expired.stdout) == {"dry_run": True, "removed": []}
+    removed = warden(home, "programs", "delete", "p-good", "--json")
+    assert removed.returncode == 0 and json.loads(removed.stdout) == {"removed": "p-good"}
+    assert query(home, "SELECT id FROM programs WHERE id = 'p-good'") == []

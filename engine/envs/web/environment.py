@@ -4,7 +4,7 @@ The browser is launched on the first `reset` and kept; each reset opens an isola
 (no shared cookies or storage, downloads refused, service workers blocked so every request
 meets the egress guard) and closes the previous one. A browser that closed or crashed is
 replaced by the next reset. What a page did to its site cannot be captured, so snapshots
-are empty and every tool is externally irreversible.
+are empty and every browser tool is externally irreversible (an API action may be compensable).
 """
 
 from __future__ import annotations
@@ -29,12 +29,15 @@ from engine.envs.web.forms import KIND
 from engine.envs.web.guard import EgressGuard
 from engine.envs.web.observe import page_text
 from engine.envs.web.origins import origin_of
+from engine.envs.web.secret_fields import password_values
 from engine.envs.web.spec import DEFAULT_TIMEOUT_S, WebSpec, parse_spec
 from engine.envs.web.targets import describe
 from engine.errors import WardenError
+from engine.tools.compensator import Compensator
 from engine.tools.registry import ToolError
 
 if TYPE_CHECKING:
+    from engine.tools.call import ToolCall
     from engine.tools.registry import Tool
 
 FIND_TIMEOUT_S = 5.0
@@ -70,13 +73,20 @@ class WebEnv(Unrestorable):
         self._tools: tuple[Tool, ...] | None = None
 
     def tools(self) -> Sequence[Tool]:
-        """The browser tools; with no browser to launch, each is marked unavailable with the line saying how to get one."""
+        """The browser tools; with no browser to launch, each is marked unavailable with the line saying how to get one.
+        The API tools need no browser."""
         if self._tools is None:
+            from engine.envs.web.api_tools import api_tools
             from engine.envs.web.tools import web_tools
 
             problem = browser_problem(self._executable)
-            self._tools = tuple(replace(tool, unavailable=problem) for tool in web_tools(self))
+            self._tools = (*(replace(tool, unavailable=problem) for tool in web_tools(self)), *api_tools(self))
         return self._tools
+
+    def compensator_for(self, tool: str, args: Mapping[str, Any]) -> Compensator | None:
+        """The compensator the loaded spec declares for this call, or None."""
+        declared = self._spec.compensators if self._spec else ()
+        return next((compensator for compensator in declared if compensator.covers(tool, args)), None)
 
     @property
     def timeout_s(self) -> float:
@@ -105,6 +115,10 @@ class WebEnv(Unrestorable):
 
     def _alive(self) -> bool:
         return not self._broken and self._browser is not None and self._browser.is_connected()
+
+    async def secret_values(self, call: "ToolCall") -> list[str]:
+        """Text the call would type into a password field, for the redactor to mark before it is recorded."""
+        return await password_values(self, call)
 
     def page(self) -> Page:
         """The page actions go to: the newest open one of the task's context (a popup, once it opens)."""

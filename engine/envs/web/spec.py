@@ -9,8 +9,10 @@ from typing import Any
 from engine.envs.web.origins import origin_of, parse_origin
 from engine.envs.web.targets import target_problem
 from engine.errors import WardenError
+from engine.tools.compensator import Compensator, CompensatorError
 
-KEYS = ("kind", "start_url", "setup", "allowed_origins", "viewport", "timeout_s", "resettable", "read_only")
+KEYS = ("kind", "start_url", "setup", "allowed_origins", "viewport", "timeout_s", "resettable", "read_only",
+        "compensators")
 DEFAULT_VIEWPORT = (1280, 800)
 DEFAULT_TIMEOUT_S = 15.0
 
@@ -23,7 +25,9 @@ class WebSpec:
     promise) or `{"wait_for": TARGET}` (until visible). `timeout_s` bounds each navigation
     and action. `resettable` is the spec's word that its setup puts the site back in its start
     state (a benchmark's reset), so the verify gate may re-run a program's steps there;
-    `read_only` refuses every request but a read once the setup has run.
+    `read_only` refuses every request but a read once the setup has run. `compensators` declare how
+    an API action's record on a site is compensated (`engine/tools/compensator.py`); a compensating
+    call's URL must stay inside the allowed origins.
     """
 
     start_url: str
@@ -33,6 +37,7 @@ class WebSpec:
     timeout_s: float
     resettable: bool = False
     read_only: bool = False
+    compensators: tuple[Compensator, ...] = ()
 
 
 def parse_spec(spec: Mapping[str, Any]) -> WebSpec:
@@ -50,7 +55,25 @@ def parse_spec(spec: Mapping[str, Any]) -> WebSpec:
     if origin_of(start_url) not in origins:
         raise WardenError(f"web spec: start_url {start_url:.100} is outside allowed_origins ({', '.join(origins)})")
     return WebSpec(start_url, _setup(spec.get("setup", [])), origins, _viewport(spec.get("viewport")),
-                   _timeout(spec.get("timeout_s", DEFAULT_TIMEOUT_S)), _flag(spec, "resettable"), _flag(spec, "read_only"))
+                   _timeout(spec.get("timeout_s", DEFAULT_TIMEOUT_S)), _flag(spec, "resettable"), _flag(spec, "read_only"),
+                   _compensators(spec.get("compensators", []), origins))
+
+
+def _compensators(declared: Any, origins: tuple[str, ...]) -> tuple[Compensator, ...]:
+    if not isinstance(declared, list):
+        raise WardenError("web spec: compensators must be a list of compensator objects")
+    found = []
+    for number, raw in enumerate(declared, 1):
+        try:
+            compensator = Compensator.from_json(raw, f"web spec: compensator {number}")
+        except CompensatorError as exc:
+            raise WardenError(str(exc)) from None
+        url = compensator.compensate.args.get("url")
+        if isinstance(url, str) and origin_of(url.replace("{key}", "0")) not in origins:
+            raise WardenError(f"web spec: compensator {number} calls {url:.100}, outside allowed_origins "
+                              f"({', '.join(origins)})")
+        found.append(compensator)
+    return tuple(found)
 
 
 def _flag(spec: Mapping[str, Any], key: str) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.envs.environment import Observation
-from engine.envs.workspace import confined, snapshot
+from engine.envs.workspace import confined, inverse, snapshot
 from engine.envs.workspace.confined import EscapeError, SymlinkError
 from engine.envs.workspace.fingerprint import fingerprint
 from engine.envs.workspace.sandbox import Sandbox
@@ -167,6 +167,13 @@ class WorkspaceEnv:
 
     async def restore(self, saved: Path) -> list[str]:
         return await asyncio.to_thread(snapshot.restore, self, saved)
+
+    async def record_inverse(self, reverser: str, args: dict[str, Any], into: Path) -> bool:
+        """Record the file call's inverse instead of a copy (`inverse`); False when it needs a copy."""
+        return await asyncio.to_thread(inverse.record, self.root, reverser, args, into)
+
+    async def invert(self, saved: Path, left: dict[str, Any] | None) -> list[str] | None:
+        return await asyncio.to_thread(inverse.invert, self.root, saved, left)
 
     def snapshot_targets(self, saved: Path) -> list[str]:
         return snapshot.paths(saved)

@@ -1,5 +1,9 @@
 """File tools confined to the workspace; each one snapshots exactly the paths it changes.
 
+A tool's `reverser` names the inverse that undoes it without a copy where one applies (`inverse`):
+a write that creates a file is deleted, an append truncated, a move moved back, a mkdir removed;
+a write over a file, and a delete, restore a copy (`RESTORE`).
+
 Every tool walks its path from the workspace root by descriptor and never follows a
 symlink (`confined`): a symlink among the directories of a path is refused, and a
 symlink as the last component is the link itself — delete removes the link, move moves
@@ -21,6 +25,7 @@ from typing import Any
 
 from engine.envs.workspace import confined
 from engine.envs.workspace.environment import KIND, WorkspaceEnv
+from engine.envs.workspace.inverse import DELETE_CREATED, MOVE_BACK, RMDIR_MADE, TRUNCATE_APPENDED
 from engine.envs.workspace.witness import APPEND_WITNESS
 from engine.errors import WardenError
 from engine.tier import Tier
@@ -137,7 +142,7 @@ FILE_TOOLS = (
         schema={"path": str, "content": str},
         run=_threaded(_write),
         tier=Tier.LOCAL_REVERSIBLE,
-        reverser=RESTORE,
+        reverser=DELETE_CREATED,
         touches=lambda a: [a["path"]],
         effect=lambda a: {"text": {"path": a["path"], "equals": a["content"]}},
         summary=lambda a: f"write {a['path']}",
@@ -149,7 +154,7 @@ FILE_TOOLS = (
         schema={"path": str, "content": str},
         run=_threaded(_append),
         tier=Tier.LOCAL_REVERSIBLE,
-        reverser=RESTORE,
+        reverser=TRUNCATE_APPENDED,
         touches=lambda a: [a["path"]],
         effect=lambda a: {"text": {"path": a["path"], "contains": a["content"]}},
         summary=lambda a: f"append to {a['path']}",
@@ -174,7 +179,7 @@ FILE_TOOLS = (
         schema={"src": str, "dst": str},
         run=_threaded(_move),
         tier=Tier.LOCAL_REVERSIBLE,
-        reverser=RESTORE,
+        reverser=MOVE_BACK,
         touches=lambda a: [a["src"], a["dst"]],
         needs=lambda a: {"all": [{"exists": a["src"]}, {"absent": a["dst"]}]},
         effect=lambda a: {"all": [{"absent": a["src"]}, {"exists": a["dst"]}]},
@@ -187,7 +192,7 @@ FILE_TOOLS = (
         schema={"path": str},
         run=_threaded(_mkdir),
         tier=Tier.LOCAL_REVERSIBLE,
-        reverser=RESTORE,
+        reverser=RMDIR_MADE,
         touches=lambda a: [a["path"]],
         effect=lambda a: {"exists": a["path"]},
         summary=lambda a: f"mkdir {a['path']}",

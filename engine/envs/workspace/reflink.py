@@ -28,6 +28,19 @@ def known(source_device: int, destination_device: int) -> bool | None:
         return _known.get((source_device, destination_device))
 
 
+def refuse(source_device: int, destination_device: int) -> None:
+    """Take cloning between these devices as impossible until `forget`: how a benchmark measures a copy where
+    the filesystem could clone."""
+    with _lock:
+        _known[(source_device, destination_device)] = False
+
+
+def forget(source_device: int, destination_device: int) -> None:
+    """Learn again, from the next try, whether these devices clone."""
+    with _lock:
+        _known.pop((source_device, destination_device), None)
+
+
 def clone(source: int, destination: int) -> bool:
     """Make the empty open file `destination` share every byte of the open file `source`; False (nothing
     written) where the filesystem cannot. A refusal that says the pair of devices never can is remembered."""

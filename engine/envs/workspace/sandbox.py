@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from engine.envs.workspace import overlay
 from engine.errors import WardenError
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -101,13 +102,21 @@ class Sandbox:
                  "--setenv", "LANG", "C.UTF-8", "--", "/bin/sh", "-c", command]
         return argv
 
-    async def run(self, root: Path, command: str) -> Finished:
-        """Run the command with the workspace as its working directory; output is stdout and stderr."""
+    async def run(self, root: Path, command: str, layer: Path | None = None) -> Finished:
+        """Run the command with the workspace as its working directory; output is stdout and stderr.
+
+        With a `layer` (only for a confined run) the command sees an overlay of the workspace and its
+        writes land in the layer's upper directory, not in the workspace (`overlay`)."""
         if self.confinement is Confinement.REFUSED:
             raise WardenError(self.refusal())
+        if layer is not None and self.confinement is not Confinement.BWRAP:
+            raise WardenError("shell.run: only a confined command runs on an overlay")
         env = {"PATH": PATH, "HOME": str(root), "LANG": "C.UTF-8"} if self.confinement is Confinement.UNCONFINED else {}
+        argv = self.argv(root, command)
+        if layer is not None:
+            argv = overlay.launch(layer, root, argv)
         process = await asyncio.create_subprocess_exec(
-            *self.argv(root, command), cwd=root, env=env, stdin=asyncio.subprocess.DEVNULL,
+            *argv, cwd=root, env=env, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
         )
         try:

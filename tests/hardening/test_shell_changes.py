@@ -1,0 +1,210 @@
+"""A confined shell command's receipt lists exactly what it changed, and undo puts exactly that back.
+
+The command runs on an overlay of the workspace; what it wrote is learned from the overlay's upper
+layer, snapshotted from the still untouched workspace, and only then applied. Where this machine
+cannot mount the overlay the tests say so and skip: the fallback (a snapshot of the whole
+workspace) is tested on its own.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from engine.envs.workspace import overlay
+from engine.envs.workspace.environment import WorkspaceEnv
+from engine.envs.workspace.sandbox import Sandbox
+from engine.envs.workspace.snapshot import paths as snapshot_paths
+from engine.journal.receipt import Reversal
+from engine.runtime import Runtime, Switches
+from engine.tasks.task import TaskSpec, TaskStatus, scripted
+from engine.tools.call import ToolCall
+
+SANDBOX = Sandbox.detect()
+needs_sandbox = pytest.mark.skipif(not SANDBOX.contains_effects, reason=f"no confining sandbox here: {SANDBOX.reason}")
+
+
+def build(root: Path) -> None:
+    (root / "deep" / "inner").mkdir(parents=True)
+    (root / "notes.txt").write_text("first line\n")
+    (root / "gone.txt").write_text("to be removed\n")
+    (root / "deep" / "inner" / "leaf.txt").write_text("leaf\n")
+    (root / "deep" / "keep.bin").write_bytes(bytes(range(256)))
+    os.chmod(root / "deep" / "keep.bin", 0o640)
+
+
+def tree(root: Path) -> dict[str, tuple]:
+    """Every entry under the workspace and the workspace itself: type, bytes (or link target) and mode."""
+    found = {}
+    for folder, dirnames, filenames in os.walk(root):
+        names = [".", *dirnames, *filenames] if folder == str(root) else [*dirnames, *filenames]
+        for name in names:
+            path = os.path.normpath(os.path.join(folder, name))
+            info = os.lstat(path)
+            if stat.S_ISDIR(info.st_mode):
+                content = None
+            elif stat.S_ISLNK(info.st_mode):
+                content = os.readlink(path)
+            else:
+                content = Path(path).read_bytes()
+            found[os.path.relpath(path, root)] = (stat.S_IFMT(info.st_mode), content, stat.S_IMODE(info.st_mode))
+    return found
+
+
+@pytest.fixture
+def overlay_route(tmp_path: Path) -> None:
+    if not SANDBOX.contains_effects:
+        pytest.skip(f"no confining sandbox here: {SANDBOX.reason}")
+    problem = overlay.unavailable(SANDBOX, tmp_path)
+    if problem is not None:
+        pytest.skip(f"this machine cannot overlay the workspace: {problem}")
+
+
+async def run_commands(base: Path, commands: list[str]) -> tuple[Runtime, list]:
+    runtime = await Runtime.open(base / "home", base / "ws", Switches())
+    calls = [ToolCall("shell.run", {"command": command}) for command in commands]
+    task = await runtime.submit(TaskSpec(goal="shell", agent=scripted(calls), learn=False))
+    for _ in range(10):
+        await runtime.run_until_idle()
+        pending = [a for a in await runtime.pending_approvals() if a.task_id == task.id]
+        if not pending:
+            break
+        for approval in pending:
+            await runtime.approve(approval.id)
+    done = await runtime.queue.get(task.id)
+    assert done.status is TaskStatus.SUCCEEDED, done.error
+    return runtime, [r for r in await runtime.journal.for_task(task.id) if r.call.tool == "shell.run"]
+
+
+CASES = {
+    "modify": ("echo more >> notes.txt", {"notes.txt"}),
+    "create": ("echo new > fresh.txt", {"fresh.txt"}),
+    "delete": ("rm gone.txt", {"gone.txt"}),
+    "mkdir": ("mkdir made", {"made"}),
+    "chmod a file": ("chmod 600 notes.txt", {"notes.txt"}),
+    "chmod a directory": ("chmod 700 deep/inner", {"deep/inner"}),
+    "a directory replaced by a file": ("rm -r deep && echo flat > deep", {"deep"}),
+    "a file replaced by a directory": ("rm notes.txt && mkdir notes.txt && echo in > notes.txt/x", {"notes.txt"}),
+    "a directory emptied and made again": ("rm -r deep/inner && mkdir deep/inner", {"deep/inner"}),
+    "nested creation in a new directory": ("mkdir -p new/a/b && echo x > new/a/b/c.txt", {"new"}),
+    "nested creation in an old directory": ("mkdir -p deep/a/b && echo x > deep/a/b/c.txt", {"deep/a"}),
+    "a nested modification": ("echo more >> deep/inner/leaf.txt", {"deep/inner/leaf.txt"}),
+    "a move": ("mv notes.txt deep/moved.txt", {"notes.txt", "deep/moved.txt"}),
+    "several at once": ("rm gone.txt; echo x > deep/new.txt; chmod 755 deep/keep.bin",
+                        {"gone.txt", "deep/new.txt", "deep/keep.bin"}),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+async def test_the_receipt_lists_exactly_what_the_command_changed_and_undo_restores_it(tmp_path, overlay_route, name):
+    command, expected = CASES[name]
+    build(tmp_path / "ws")
+    before = tree(tmp_path / "ws")
+    runtime, receipts = await run_commands(tmp_path, [command])
+    try:
+        (receipt,) = receipts
+        assert receipt.reversal is Reversal.REVERSIBLE
+        assert set(snapshot_paths(Path(receipt.snapshot_path))) == expected
+        detail = await runtime.receipt_detail(receipt.id)
+        assert {entry.path for entry in detail.snapshot} == expected
+        assert tree(tmp_path / "ws") != before
+        await runtime.undo(receipt.id)
+    finally:
+        await runtime.close()
+    assert tree(tmp_path / "ws") == before
+
+
+async def test_a_command_that_changes_nothing_leaves_nothing_to_restore(tmp_path, overlay_route):
+    build(tmp_path / "ws")
+    before = tree(tmp_path / "ws")
+    runtime, receipts = await run_commands(tmp_path, ["cat notes.txt > /dev/null"])
+    try:
+        (receipt,) = receipts
+        assert snapshot_paths(Path(receipt.snapshot_path)) == []
+        await runtime.undo(receipt.id)
+    finally:
+        await runtime.close()
+    assert tree(tmp_path / "ws") == before
+
+
+async def test_the_tool_says_what_changed(tmp_path, overlay_route):
+    build(tmp_path / "ws")
+    env = WorkspaceEnv(tmp_path / "ws", SANDBOX)
+    shell = next(tool for tool in env.tools() if tool.name == "shell.run")
+    assert shell.snapshots_itself
+    output = await shell.run(env, {"command": "echo x >> notes.txt && rm gone.txt && mkdir m"})
+    assert sorted(output.data["changed"]) == ["gone.txt", "m", "notes.txt"]
+    assert (tmp_path / "ws" / "notes.txt").read_text() == "first line\nx\n"
+    assert not (tmp_path / "ws" / "gone.txt").exists() and (tmp_path / "ws" / "m").is_dir()
+
+
+async def test_undo_of_the_second_of_two_commands_restores_the_first_ones_state(tmp_path, overlay_route):
+    build(tmp_path / "ws")
+    runtime, receipts = await run_commands(tmp_path, ["echo a >> notes.txt", "echo b >> notes.txt && rm -r deep"])
+    try:
+        first, second = receipts
+        assert set(snapshot_paths(Path(second.snapshot_path))) == {"deep", "notes.txt"}
+        await runtime.undo(second.id)
+        after_first = (tmp_path / "ws" / "notes.txt").read_text()
+    finally:
+        await runtime.close()
+    assert after_first == "first line\na\n"
+    assert (tmp_path / "ws" / "deep" / "inner" / "leaf.txt").read_text() == "leaf\n"
+
+
+async def test_a_symlink_to_the_root_made_by_the_command_stays_a_link_and_writes_through_it_change_nothing_outside(
+        tmp_path, overlay_route):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "target.txt").write_text("untouched\n")
+    build(tmp_path / "ws")
+    before = tree(tmp_path / "ws")
+    escape = f"ln -s / escape; echo owned > escape{outside}/target.txt; echo owned > escape{outside}/new.txt; true"
+    runtime, receipts = await run_commands(tmp_path, [escape])
+    try:
+        (receipt,) = receipts
+        assert set(snapshot_paths(Path(receipt.snapshot_path))) == {"escape"}
+        assert os.readlink(tmp_path / "ws" / "escape") == "/"
+        await runtime.undo(receipt.id)
+    finally:
+        await runtime.close()
+    assert (outside / "target.txt").read_text() == "untouched\n"
+    assert not (outside / "new.txt").exists()
+    assert tree(tmp_path / "ws") == before
+
+
+async def test_applying_replaces_a_workspace_symlink_instead_of_writing_through_it(tmp_path, overlay_route):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    build(tmp_path / "ws")
+    (tmp_path / "ws" / "out").symlink_to(outside)
+    before = tree(tmp_path / "ws")
+    runtime, receipts = await run_commands(tmp_path, ["rm out && mkdir out && echo planted > out/file.txt"])
+    try:
+        (receipt,) = receipts
+        assert snapshot_paths(Path(receipt.snapshot_path)) == ["out"]
+        assert (tmp_path / "ws" / "out").is_dir() and not (tmp_path / "ws" / "out").is_symlink()
+        assert list(outside.iterdir()) == []
+        await runtime.undo(receipt.id)
+    finally:
+        await runtime.close()
+    assert list(outside.iterdir()) == []
+    assert tree(tmp_path / "ws") == before
+
+
+@needs_sandbox
+async def test_without_the_overlay_the_whole_workspace_is_snapshotted_as_before(tmp_path, monkeypatch):
+    monkeypatch.setattr(overlay, "unavailable", lambda sandbox, scratch: "no overlay in this test")
+    build(tmp_path / "ws")
+    before = tree(tmp_path / "ws")
+    runtime, receipts = await run_commands(tmp_path, ["echo more >> notes.txt"])
+    try:
+        (receipt,) = receipts
+        assert snapshot_paths(Path(receipt.snapshot_path)) == ["."]
+        await runtime.undo(receipt.id)
+    finally:
+        await runtime.close()
+    assert tree(tmp_path / "ws") == before
