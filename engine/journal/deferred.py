@@ -53,6 +53,11 @@ def decline(into: Path, reason: str) -> None:
     (into / DECLINED).write_text(reason, encoding="utf-8")
 
 
+def declined(into: Path) -> bool:
+    """Whether the tool said it kept no snapshot (and so may have acted without one)."""
+    return (into / DECLINED).exists()
+
+
 async def settle(prepared: Prepared) -> Prepared:
     """What the receipt records once the tool has run: the snapshot it wrote, or, when it wrote none,
     no snapshot at all (audit only, with the reason it gave) and its empty directory removed."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.envs.workspace import confined
+from engine.envs.workspace.inverse import INVERSE
 from engine.envs.workspace.snapshot import overlaps
 from engine.envs.workspace.snapshot import paths as snapshot_paths
 from engine.errors import WardenError
@@ -232,7 +233,7 @@ def receipt_changes(receipt: Receipt, root: Path | None) -> tuple[FileDiff, ...]
     """
     call = receipt.call
     saved_at = Path(receipt.snapshot_path) if receipt.snapshot_path and snapshot_state(receipt) == "kept" else None
-    saved = _saved(saved_at) if saved_at is not None else {}
+    saved = _saved(saved_at, root) if saved_at is not None else {}
     if call.tool == "fs.mkdir":
         return tuple(FileDiff(path, None, None, (), "made this directory") for path in touched(call))
     changes: list[FileDiff] = []
@@ -320,8 +321,9 @@ def _content(file: tuple[Path, os.stat_result] | None) -> bytes | None:
     return None if file is None else file[0].read_bytes()
 
 
-def _saved(saved: Path) -> dict[str, bytes | None | Path]:
-    """Each path of a snapshot: its file's bytes, None where nothing was, or the copy of a directory."""
+def _saved(saved: Path, root: Path | None = None) -> dict[str, bytes | None | Path]:
+    """Each path of a snapshot: its file's bytes, None where nothing was, or the copy of a directory. An inverse
+    snapshot keeps no copy; what was there is read back from the workspace where the inverse can vouch for it."""
     try:
         manifest = json.loads((saved / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -332,13 +334,33 @@ def _saved(saved: Path) -> dict[str, bytes | None | Path]:
             files[entry["path"]] = None
             continue
         if not entry.get("copy"):
-            continue  # an inverse snapshot keeps no copy: what was there is told from the call, as without one
+            known = _before_inverse(saved, root, entry["path"])
+            if known is not None:
+                files[entry["path"]] = known
+            continue
         copy = saved / entry["copy"]
         if stat.S_ISREG(os.lstat(copy).st_mode):
             files[entry["path"]] = copy.read_bytes()
         else:
             files[entry["path"]] = copy
     return files
+
+
+def _before_inverse(saved: Path, root: Path | None, path: str) -> bytes | None:
+    """What an inverse snapshot's path held before the call, when the workspace still shows it: an appended file's
+    first `length` bytes while they hash as recorded, a moved file at its destination. None when it cannot tell."""
+    if root is None:
+        return None
+    try:
+        inverse = json.loads((saved / INVERSE).read_text(encoding="utf-8"))
+        if inverse.get("op") == "truncate" and inverse.get("path") == path:
+            now = confined.read_regular(root, path)[: inverse["length"]]
+            return now if hashlib.sha256(now).hexdigest() == inverse["prefix_sha256"] else None
+        if inverse.get("op") == "move" and inverse.get("src") == path:
+            return confined.read_regular(root, inverse["dst"])
+    except (OSError, ValueError, KeyError, TypeError, WardenError):
+        return None
+    return None
 
 
 def _bytes(text: str) -> bytes:

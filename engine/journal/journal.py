@@ -18,7 +18,8 @@ from pathlib import Path
 import aiosqlite
 
 from engine.envs.environment import Environment, SnapshotDeclined
-from engine.envs.workspace import blobs
+from engine.envs.workspace import blobs, overlay
+from engine.journal import deferred
 from engine.errors import WardenError
 from engine.journal.receipt import Receipt, Reversal, SnapshotKind
 from engine.journal.reversers import Invertible
@@ -49,16 +50,17 @@ class Prepared:
     snapshot_kind: SnapshotKind
     snapshot_path: str | None
     note: str = ""  # why no snapshot was kept where one would have been (past a cap); the receipt's summary says it
+    deferred: bool = False  # the tool fills the snapshot directory itself, before it touches anything (`deferred`)
 
     def as_json(self) -> dict:
         return {"receipt_id": self.receipt_id, "env": self.env, "snapshot_kind": self.snapshot_kind.value,
-                "snapshot_path": self.snapshot_path, "note": self.note}
+                "snapshot_path": self.snapshot_path, "note": self.note, "deferred": self.deferred}
 
     @classmethod
     def from_json(cls, raw: dict) -> "Prepared":
         """What a write-ahead left, read back by whoever settles its step."""
         return cls(raw["receipt_id"], raw["env"], SnapshotKind(raw["snapshot_kind"]), raw["snapshot_path"],
-                   raw.get("note", ""))
+                   raw.get("note", ""), bool(raw.get("deferred", False)))
 
 
 class Journal:
@@ -75,7 +77,7 @@ class Journal:
         target = self._snapshots / receipt_id
         if tool.snapshots_itself:  # an empty directory the tool fills once it knows what it changed (`deferred`)
             await asyncio.to_thread(target.mkdir, 0o700, True)
-            return Prepared(receipt_id, env.identity, SnapshotKind.COPY, str(target))
+            return Prepared(receipt_id, env.identity, SnapshotKind.COPY, str(target), deferred=True)
         try:
             if isinstance(env, Invertible) and await env.record_inverse(tool.reverser, call.args, target):
                 return Prepared(receipt_id, env.identity, SnapshotKind.INVERSE, str(target))
@@ -105,7 +107,10 @@ class Journal:
             cutoff, removed = time.time() - older_than, []
             for entry in self._snapshots.iterdir():
                 if entry.name not in kept and entry.lstat().st_mtime < cutoff:
-                    shutil.rmtree(entry, ignore_errors=True)
+                    if entry.name.startswith(overlay.LAYER_PREFIX):  # a dead runner's layer: its work dir is locked
+                        overlay.remove_layer(entry)
+                    else:
+                        shutil.rmtree(entry, ignore_errors=True)
                     removed.append(entry.name)
             blobs.collect(blobs.location(self._snapshots))
             return removed
@@ -139,9 +144,13 @@ class Journal:
         """Undo whatever an interrupted call did to its snapshotted targets, so it can run again as if
         never started; False when there is nothing to put back (no snapshot, or one the call never
         got to use), or when its inverse refuses (the paths are not as the call could have left them:
-        a person judges). Only the runner holding the task's fence may call it: nothing else acts there."""
-        if not prepared.snapshot_path or not (Path(prepared.snapshot_path) / "manifest.json").exists():
+        a person judges). A tool that snapshots itself and wrote no manifest yet never touched the workspace, so
+        there is nothing to put back and it may run again, unless it declined to keep one (past a cap) and went
+        on. Only the runner holding the task's fence may call it: nothing else acts there."""
+        if not prepared.snapshot_path:
             return False
+        if not (Path(prepared.snapshot_path) / "manifest.json").exists():
+            return prepared.deferred and not deferred.declined(Path(prepared.snapshot_path))
         try:
             await _reverse(env, Path(prepared.snapshot_path))
         except UndoError:

@@ -99,7 +99,8 @@ def test_tasks_and_journal_json_shapes_and_undo_task_restores_the_files(home: Pa
     undone = cli_json(capsys, "journal", "undo-task", task_id)
     assert undone == {"ok": True, "undone": [receipts[1]["id"], appended], "stopped_at": None}
     assert (ws / "notes.txt").read_text() == "first\n" and not (ws / "new.txt").exists()
-    assert db(home, "SELECT DISTINCT reversal FROM receipts") == [("reversed",)]
+    assert db(home, "SELECT DISTINCT reversal FROM receipts WHERE undoes IS NULL") == [("reversed",)]
+    assert db(home, "SELECT count(*) FROM receipts WHERE undoes IS NOT NULL AND reversal = 'audit_only'") == [(2,)]
 
 
 def test_journal_diff_of_binary_content_gives_size_and_sha256(home: Path, ws: Path, capsys) -> None:

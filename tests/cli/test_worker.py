@@ -164,5 +164,5 @@ def test_a_worker_reclaims_the_task_of_a_killed_one_and_reports_it_resumed(tmp_p
     assert second.returncode == 0, second.stderr
     records = [json.loads(line) for line in second.stdout.splitlines()]
     assert any(r.get("event") == "task_resumed" and r["task_id"] == task_id for r in records), records
-    assert records[-1]["ran"] == [task_id] and records[-1]["succeeded"] == 1
+    assert records[-1]["ran"] == [task_id] and records[-1]["succeeded"] == 1, records
     assert (workspace / "log.txt").read_text(encoding="utf-8") == "done\n"

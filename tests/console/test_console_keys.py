@@ -66,7 +66,8 @@ async def test_U_undoes_a_whole_task_after_naming_every_receipt(tmp_path: Path) 
         await pilot.press("y")
         await until(pilot, lambda: not (ws / "a.txt").exists() and not (ws / "b.txt").exists(), "the task undone")
         assert (ws / "keep.txt").read_text() == "mine\n"
-        assert query(home, "SELECT DISTINCT reversal FROM receipts WHERE task_id = ?", (task.id,)) == [("reversed",)]
+        assert query(home, "SELECT DISTINCT reversal FROM receipts WHERE task_id = ? AND undoes IS NULL",
+                         (task.id,)) == [("reversed",)]
 
 
 async def delete_waiting_on_the_cursor(pilot, app, ws: Path):

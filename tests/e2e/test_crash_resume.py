@@ -1,5 +1,9 @@
 """A runner killed with SIGKILL mid-step: the task is recovered, nothing done is repeated, the torn step is
-rolled back to its snapshot and run once."""
+rolled back (or, on the overlay, was never applied) and run once.
+
+On the overlay route the command's half-done write sits in its upper layer when the runner dies, and the
+workspace never sees it; with the overlay switched off the write is in the workspace, and resume rolls it
+back to the whole-workspace snapshot. Either way the line is there once at the end."""
 
 from __future__ import annotations
 
@@ -12,6 +16,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from engine.envs.workspace import overlay
+from engine.envs.workspace.sandbox import Sandbox
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskStatus
 
@@ -33,7 +41,24 @@ def step_status(home: Path, idx: int) -> str | None:
     return row[0] if row else None
 
 
-async def test_sigkilled_runner_resumes_without_repeating_side_effects(tmp_path: Path) -> None:
+def _half_done(home: Path, on_overlay: bool) -> bool:
+    """Whether the command has written its line: into its overlay's upper layer, or into the workspace."""
+    if on_overlay:
+        return any("mid" in log.read_text() for log in (home / "snapshots").glob(f"{overlay.LAYER_PREFIX}*/upper/log.txt"))
+    log = home / "workspace" / "log.txt"
+    return log.exists() and "mid" in log.read_text()
+
+
+@pytest.mark.parametrize("route", ["overlay", "whole-workspace"])
+async def test_sigkilled_runner_resumes_without_repeating_side_effects(tmp_path: Path, monkeypatch, route: str) -> None:
+    on_overlay = route == "overlay"
+    if on_overlay:
+        (tmp_path / "probe").mkdir()
+        problem = overlay.unavailable(Sandbox.detect(), tmp_path / "probe")
+        if problem is not None:
+            pytest.skip(f"this machine cannot overlay the workspace: {problem}")
+    else:
+        monkeypatch.setenv(overlay.SWITCH, "off")
     home = tmp_path / "home"
     tasks = tmp_path / "task.json"
     home.mkdir()
@@ -46,8 +71,7 @@ async def test_sigkilled_runner_resumes_without_repeating_side_effects(tmp_path:
     )
     try:
         for _ in range(3000):
-            log = home / "workspace" / "log.txt"
-            if step_status(home, 1) == "dispatching" and log.exists() and "mid" in log.read_text():
+            if step_status(home, 1) == "dispatching" and _half_done(home, on_overlay):
                 break  # killed with the step's effect half done
             await asyncio.sleep(0.01)
         else:
@@ -56,6 +80,8 @@ async def test_sigkilled_runner_resumes_without_repeating_side_effects(tmp_path:
         assert child.wait(timeout=10) == -signal.SIGKILL
     finally:
         child.kill()
+    left = (home / "workspace" / "log.txt").read_text()
+    assert left == ("one\n" if on_overlay else "one\nmid\n"), "where the killed command's half went"
 
     runtime = await Runtime.open(home, None, Switches(), lease_seconds=0.1)
     try:

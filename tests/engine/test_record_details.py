@@ -102,14 +102,15 @@ async def test_receipt_detail_diffs_its_snapshot_and_names_later_receipts_in_the
     assert written.note == "what was there before was not kept" and "+four" in written.lines
 
 
-async def test_a_shell_receipt_is_diffed_file_by_file_against_its_workspace_snapshot(runtime, run_approving, ws) -> None:
+async def test_a_shell_receipt_snapshots_and_diffs_exactly_the_paths_it_changed(runtime, run_approving, ws) -> None:
     (ws / "sub").mkdir()
     (ws / "sub" / "b.txt").write_text("b\n")
     task = await run_approving(runtime, TaskSpec("Shuffle files", learn=False, agent=scripted([
         ToolCall("shell.run", {"command": "echo more >> README.md; rm sub/b.txt; echo new > c.txt"})])))
     [receipt] = await runtime.journal.for_task(task.id)
     detail = await runtime.receipt_detail(receipt.id)
-    assert [(entry.path, entry.kind) for entry in detail.snapshot] == [(".", "directory")]
+    assert sorted((entry.path, entry.kind) for entry in detail.snapshot) == [
+        ("README.md", "file"), ("c.txt", "absent"), ("sub/b.txt", "file")]
     changed = {change.path: change for change in detail.changes}
     assert sorted(changed) == ["README.md", "c.txt", "sub/b.txt"]
     assert "+more" in changed["README.md"].lines and changed["README.md"].lines[1] == "+++ b/README.md (now)"

@@ -127,9 +127,13 @@ async def test_nothing_matching_fails_in_one_line(browser_env: WebEnv, site) -> 
 async def test_declarations_say_tier_scope_needs_effects_and_summaries(web: WebEnv) -> None:
     registry = registry_of(web)
     tools = {name: registry.get(name) for name in registry.names()}
+    api = {name: tools.pop(name) for name in ("api.post", "api.delete")}
     assert set(tools) == {"browser.goto", "browser.click", "browser.fill", "browser.type", "browser.press",
                           "browser.select", "browser.check", "browser.scroll", "browser.wait"}
     assert all(t.kind == "web" and t.tier is Tier.EXTERNALLY_IRREVERSIBLE and t.scoped for t in tools.values())
+    post = {"url": "http://127.0.0.1:1/api/contacts", "json": {}}
+    assert api["api.post"].tier_for(post) is Tier.EXTERNALLY_IRREVERSIBLE, "compensable only where a spec says how"
+    assert api["api.delete"].tier_for({"url": post["url"]}) is Tier.EXTERNALLY_IRREVERSIBLE
     assert {name for name, t in tools.items() if t.idempotent} == {"browser.goto", "browser.fill",
                                                                    "browser.select", "browser.check"}
     save = {"target": {"role": "button", "name": "Save"}}

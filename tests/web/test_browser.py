@@ -57,7 +57,9 @@ def test_with_no_browser_anywhere_there_is_none_and_the_tools_say_how_to_install
                                              r"or `apt-get install chromium`$"):
         require_browser()
     tools = WebEnv().tools()
-    assert tools and all(tool.unavailable and tool.unavailable.startswith("no Chromium found") for tool in tools)
+    browser = [tool for tool in tools if tool.name.startswith("browser.")]
+    assert browser and all(tool.unavailable and tool.unavailable.startswith("no Chromium found") for tool in browser)
+    assert {tool.name for tool in tools if not tool.unavailable} == {"api.post", "api.delete"}, "plain HTTP needs none"
 
 
 async def test_reset_with_no_browser_raises_browser_missing(bare: Path) -> None:

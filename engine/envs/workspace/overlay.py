@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from engine.envs.workspace.sandbox import Sandbox
 
 LAUNCHER = Path(__file__).with_name("overlay_launch.py")
+LAYER_PREFIX = ".warden-layer-"
+SWITCH = "WARDEN_SHELL_OVERLAY"
 _LAYER_XATTRS = ("user.overlay.", "trusted.overlay.")
 _PROBED: dict[tuple, str | None] = {}
 
@@ -66,9 +68,12 @@ def unavailable(sandbox: Sandbox, scratch: Path) -> str | None:
     """None when a confined command can run on an overlay with its upper layer under `scratch`; else why not.
 
     Probed once per process for each sandbox and filesystem (an upper layer cannot be on an
-    overlay itself, nor anywhere user extended attributes are refused)."""
+    overlay itself, nor anywhere user extended attributes are refused). `WARDEN_SHELL_OVERLAY=off` declines
+    it, for a host whose overlay misbehaves: each command then snapshots the whole workspace first."""
     if not sandbox.contains_effects:
         return "the command is not confined"
+    if os.environ.get(SWITCH, "on").strip().lower() in ("off", "0", "false", "no"):
+        return f"switched off ({SWITCH}=off)"
     try:
         key = (sandbox, os.stat(scratch).st_dev)
     except OSError as exc:

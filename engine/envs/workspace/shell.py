@@ -89,7 +89,7 @@ async def _on_overlay(sandbox: Sandbox, env: WorkspaceEnv, command: str, into: P
     """Run on an overlay, then snapshot what it changed and apply it, even when the command failed or
     timed out (what it did is kept, as without an overlay); an error before that leaves an empty manifest."""
     base = into.parent if into is not None else Path(tempfile.gettempdir())
-    layer = overlay.make_layer(Path(tempfile.mkdtemp(prefix=".warden-layer-", dir=base)), env.root)
+    layer = overlay.make_layer(Path(tempfile.mkdtemp(prefix=overlay.LAYER_PREFIX, dir=base)), env.root)
     try:
         timed_out: SandboxTimeout | None = None
         try:
