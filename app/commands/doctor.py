@@ -60,6 +60,7 @@ def diagnose(home: Path) -> dict[str, dict]:
         "policy": policy_entry,
         "sandbox": sandbox_entry,
         "database": _database(home / "warden.db"),
+        "snapshots": _snapshots(home / "snapshots", sandbox),
         "browser": _browser(),
         "display": _display(),
         "phone": _phone(),
@@ -79,6 +80,25 @@ def _database(path: Path) -> dict:
     ok = version <= len(MIGRATIONS)
     note = "" if ok else f"; newer than this Warden ({len(MIGRATIONS)})"
     return {"ok": ok, "detail": f"{path}: schema {version}{note}, {mode}, {tasks} tasks"}
+
+
+def _snapshots(store: Path, sandbox) -> dict:
+    """How snapshots will be taken here: reflink or copy, and whether a confined command's receipt can list
+    exactly what it changed (the overlay) or snapshots the whole workspace. Probed in the store itself,
+    leaving nothing behind; a store not made yet is probed on first use."""
+    from engine.envs.workspace import overlay, reflink
+
+    if not store.is_dir():
+        return {"ok": True, "detail": f"{store} (created, and probed, on first use)"}
+    try:
+        clones = reflink.probe(store, store)
+    except OSError as exc:
+        return {"ok": False, "detail": f"{store}: cannot write there ({exc.strerror or exc})"}
+    problem = overlay.unavailable(sandbox, store)
+    shell = ("a confined command snapshots exactly what it changed (overlay)" if problem is None
+             else f"a confined command snapshots the whole workspace ({problem})")
+    return {"ok": True, "detail": f"{'reflink' if clones else 'copy'} into {store}; {shell}",
+            "reflink": clones, "shell_overlay": problem is None}
 
 
 def _browser() -> dict:

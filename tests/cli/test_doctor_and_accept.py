@@ -18,7 +18,13 @@ def test_doctor_reports_the_sandbox_and_how_to_get_one(tmp_path: Path) -> None:
     assert found.returncode == 0, found.stderr
     report = json.loads(found.stdout)
     assert report["sandbox"]["confinement"] == "bubblewrap"
-    assert {"home", "policy", "database", "browser", "display"} <= set(report)
+    assert {"home", "policy", "database", "snapshots", "browser", "display"} <= set(report)
+    assert "on first use" in report["snapshots"]["detail"] and not home.exists(), "doctor changes nothing"
+
+    (home / "snapshots").mkdir(parents=True)
+    probed = json.loads(warden(home, "doctor", "--json").stdout)["snapshots"]
+    assert probed["ok"] and isinstance(probed["reflink"], bool) and isinstance(probed["shell_overlay"], bool)
+    assert list((home / "snapshots").iterdir()) == [], "the probes leave nothing behind"
 
     env = {**os.environ, "WARDEN_HOME": str(home), "WARDEN_BWRAP": "/nonexistent/bwrap"}
     missing = subprocess.run([sys.executable, "-m", "app.cli", "doctor"], capture_output=True, text=True, env=env,
