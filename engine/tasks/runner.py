@@ -38,7 +38,7 @@ from engine.programs.selector import select
 from engine.programs.splice import extend
 from engine.programs.verifier import Offered, Verdict, Verification, Verifier
 from engine.store import StoreError
-from engine.tasks.budget import Budget, Spent
+from engine.tasks.budget import Budget
 from engine.tasks.claim import Claim, LeaseLost
 from engine.tasks.evaluator import EvaluatorError, ShellCheck, judge
 from engine.tasks.lease import Lease

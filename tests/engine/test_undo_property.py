@@ -14,7 +14,6 @@ import os
 import shlex
 import shutil
 import sqlite3
-import stat
 import tempfile
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from hypothesis import strategies as st
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
+from tests.workspace_tree import tree
 
 NAMES = ("a", "b.txt", "c.bin", "n é.txt", "sub", "deep")
 DB_NAMES = ("x.db", "y.db")
@@ -184,21 +184,6 @@ def build(root: Path, entries: list[tuple]) -> None:
         os.chmod(target, rest[-1])
 
 
-def tree(root: Path) -> dict[str, tuple]:
-    """Every entry under the workspace (and the workspace itself): its type, bytes (or link target) and mode."""
-    found = {}
-    for folder, dirnames, filenames in os.walk(root):
-        for name in [".", *dirnames, *filenames] if folder == str(root) else [*dirnames, *filenames]:
-            path = os.path.normpath(os.path.join(folder, name))
-            info = os.lstat(path)
-            if stat.S_ISDIR(info.st_mode):
-                content = None
-            elif stat.S_ISLNK(info.st_mode):
-                content = os.readlink(path)
-            else:
-                content = Path(path).read_bytes()
-            found[os.path.relpath(path, root)] = (stat.S_IFMT(info.st_mode), content, stat.S_IMODE(info.st_mode))
-    return found
 
 
 async def run_and_undo(run_approving, base: Path, entries: list[tuple], calls: list[ToolCall]) -> None:

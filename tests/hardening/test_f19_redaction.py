@@ -16,7 +16,6 @@ where the promise holds: the files it writes are new, so no snapshot copies thei
 
 from __future__ import annotations
 
-import os
 import secrets
 import stat
 from pathlib import Path

@@ -9,7 +9,6 @@ workspace) is tested on its own.
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from engine.journal.receipt import Reversal
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
+from tests.workspace_tree import tree
 
 SANDBOX = Sandbox.detect()
 needs_sandbox = pytest.mark.skipif(not SANDBOX.contains_effects, reason=f"no confining sandbox here: {SANDBOX.reason}")
@@ -36,22 +36,6 @@ def build(root: Path) -> None:
     os.chmod(root / "deep" / "keep.bin", 0o640)
 
 
-def tree(root: Path) -> dict[str, tuple]:
-    """Every entry under the workspace and the workspace itself: type, bytes (or link target) and mode."""
-    found = {}
-    for folder, dirnames, filenames in os.walk(root):
-        names = [".", *dirnames, *filenames] if folder == str(root) else [*dirnames, *filenames]
-        for name in names:
-            path = os.path.normpath(os.path.join(folder, name))
-            info = os.lstat(path)
-            if stat.S_ISDIR(info.st_mode):
-                content = None
-            elif stat.S_ISLNK(info.st_mode):
-                content = os.readlink(path)
-            else:
-                content = Path(path).read_bytes()
-            found[os.path.relpath(path, root)] = (stat.S_IFMT(info.st_mode), content, stat.S_IMODE(info.st_mode))
-    return found
 
 
 @pytest.fixture
@@ -63,20 +47,12 @@ def overlay_route(tmp_path: Path) -> None:
         pytest.skip(f"this machine cannot overlay the workspace: {problem}")
 
 
-async def run_commands(base: Path, commands: list[str]) -> tuple[Runtime, list]:
+async def run_commands(base: Path, commands: list[str], run_approving) -> tuple[Runtime, list]:
     runtime = await Runtime.open(base / "home", base / "ws", Switches())
     calls = [ToolCall("shell.run", {"command": command}) for command in commands]
-    task = await runtime.submit(TaskSpec(goal="shell", agent=scripted(calls), learn=False))
-    for _ in range(10):
-        await runtime.run_until_idle()
-        pending = [a for a in await runtime.pending_approvals() if a.task_id == task.id]
-        if not pending:
-            break
-        for approval in pending:
-            await runtime.approve(approval.id)
-    done = await runtime.queue.get(task.id)
+    done = await run_approving(runtime, TaskSpec(goal="shell", agent=scripted(calls), learn=False))
     assert done.status is TaskStatus.SUCCEEDED, done.error
-    return runtime, [r for r in await runtime.journal.for_task(task.id) if r.call.tool == "shell.run"]
+    return runtime, [r for r in await runtime.journal.for_task(done.id) if r.call.tool == "shell.run"]
 
 
 CASES = {
@@ -99,11 +75,12 @@ CASES = {
 
 
 @pytest.mark.parametrize("name", list(CASES))
-async def test_the_receipt_lists_exactly_what_the_command_changed_and_undo_restores_it(tmp_path, overlay_route, name):
+async def test_the_receipt_lists_exactly_what_the_command_changed_and_undo_restores_it(tmp_path, run_approving,
+                                                                                    overlay_route, name):
     command, expected = CASES[name]
     build(tmp_path / "ws")
     before = tree(tmp_path / "ws")
-    runtime, receipts = await run_commands(tmp_path, [command])
+    runtime, receipts = await run_commands(tmp_path, [command], run_approving)
     try:
         (receipt,) = receipts
         assert receipt.reversal is Reversal.REVERSIBLE
@@ -117,10 +94,10 @@ async def test_the_receipt_lists_exactly_what_the_command_changed_and_undo_resto
     assert tree(tmp_path / "ws") == before
 
 
-async def test_a_command_that_changes_nothing_leaves_nothing_to_restore(tmp_path, overlay_route):
+async def test_a_command_that_changes_nothing_leaves_nothing_to_restore(tmp_path, run_approving, overlay_route):
     build(tmp_path / "ws")
     before = tree(tmp_path / "ws")
-    runtime, receipts = await run_commands(tmp_path, ["cat notes.txt > /dev/null"])
+    runtime, receipts = await run_commands(tmp_path, ["cat notes.txt > /dev/null"], run_approving)
     try:
         (receipt,) = receipts
         assert snapshot_paths(Path(receipt.snapshot_path)) == []
@@ -130,7 +107,7 @@ async def test_a_command_that_changes_nothing_leaves_nothing_to_restore(tmp_path
     assert tree(tmp_path / "ws") == before
 
 
-async def test_the_tool_says_what_changed(tmp_path, overlay_route):
+async def test_the_tool_says_what_changed(tmp_path, run_approving, overlay_route):
     build(tmp_path / "ws")
     env = WorkspaceEnv(tmp_path / "ws", SANDBOX)
     shell = next(tool for tool in env.tools() if tool.name == "shell.run")
@@ -141,9 +118,11 @@ async def test_the_tool_says_what_changed(tmp_path, overlay_route):
     assert not (tmp_path / "ws" / "gone.txt").exists() and (tmp_path / "ws" / "m").is_dir()
 
 
-async def test_undo_of_the_second_of_two_commands_restores_the_first_ones_state(tmp_path, overlay_route):
+async def test_undo_of_the_second_of_two_commands_restores_the_first_ones_state(tmp_path, run_approving,
+                                                                              overlay_route):
     build(tmp_path / "ws")
-    runtime, receipts = await run_commands(tmp_path, ["echo a >> notes.txt", "echo b >> notes.txt && rm -r deep"])
+    runtime, receipts = await run_commands(tmp_path, ["echo a >> notes.txt", "echo b >> notes.txt && rm -r deep"],
+                                           run_approving)
     try:
         first, second = receipts
         assert set(snapshot_paths(Path(second.snapshot_path))) == {"deep", "notes.txt"}
@@ -156,14 +135,14 @@ async def test_undo_of_the_second_of_two_commands_restores_the_first_ones_state(
 
 
 async def test_a_symlink_to_the_root_made_by_the_command_stays_a_link_and_writes_through_it_change_nothing_outside(
-        tmp_path, overlay_route):
+        tmp_path, run_approving, overlay_route):
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "target.txt").write_text("untouched\n")
     build(tmp_path / "ws")
     before = tree(tmp_path / "ws")
     escape = f"ln -s / escape; echo owned > escape{outside}/target.txt; echo owned > escape{outside}/new.txt; true"
-    runtime, receipts = await run_commands(tmp_path, [escape])
+    runtime, receipts = await run_commands(tmp_path, [escape], run_approving)
     try:
         (receipt,) = receipts
         assert set(snapshot_paths(Path(receipt.snapshot_path))) == {"escape"}
@@ -176,13 +155,15 @@ async def test_a_symlink_to_the_root_made_by_the_command_stays_a_link_and_writes
     assert tree(tmp_path / "ws") == before
 
 
-async def test_applying_replaces_a_workspace_symlink_instead_of_writing_through_it(tmp_path, overlay_route):
+async def test_applying_replaces_a_workspace_symlink_instead_of_writing_through_it(tmp_path, run_approving,
+                                                                                  overlay_route):
     outside = tmp_path / "outside"
     outside.mkdir()
     build(tmp_path / "ws")
     (tmp_path / "ws" / "out").symlink_to(outside)
     before = tree(tmp_path / "ws")
-    runtime, receipts = await run_commands(tmp_path, ["rm out && mkdir out && echo planted > out/file.txt"])
+    runtime, receipts = await run_commands(tmp_path, ["rm out && mkdir out && echo planted > out/file.txt"],
+                                           run_approving)
     try:
         (receipt,) = receipts
         assert snapshot_paths(Path(receipt.snapshot_path)) == ["out"]
@@ -196,11 +177,11 @@ async def test_applying_replaces_a_workspace_symlink_instead_of_writing_through_
 
 
 @needs_sandbox
-async def test_without_the_overlay_the_whole_workspace_is_snapshotted_as_before(tmp_path, monkeypatch):
+async def test_without_the_overlay_the_whole_workspace_is_snapshotted_as_before(tmp_path, run_approving, monkeypatch):
     monkeypatch.setattr(overlay, "unavailable", lambda sandbox, scratch: "no overlay in this test")
     build(tmp_path / "ws")
     before = tree(tmp_path / "ws")
-    runtime, receipts = await run_commands(tmp_path, ["echo more >> notes.txt"])
+    runtime, receipts = await run_commands(tmp_path, ["echo more >> notes.txt"], run_approving)
     try:
         (receipt,) = receipts
         assert snapshot_paths(Path(receipt.snapshot_path)) == ["."]
