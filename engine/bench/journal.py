@@ -36,7 +36,7 @@ from engine.tools.call import ToolCall
 SIZES = {"4 KB": 4 * 1024, "100 MB": 100 * 1024 * 1024}
 DEFAULT_RUNS = 5
 TARGET = "data.bin"
-IMAGE_BYTES = 768 * 1024 * 1024
+IMAGE_SLACK = 384 * 1024 * 1024
 BLOCK = os.urandom(1 << 20)
 
 
@@ -65,7 +65,8 @@ def measure(options: Options) -> dict[str, Any]:
     base = Path(tempfile.mkdtemp(prefix="warden-bench-journal-", dir=options.place))
     try:
         places.append(("temp", base))
-        with _loopback(base / "btrfs", options.loopback) as (mounted, why_not):
+        image = IMAGE_SLACK + (options.runs + 1) * max(SIZES.values())  # the copy arm keeps every run's copy
+        with _loopback(base / "btrfs", options.loopback, image) as (mounted, why_not):
             if mounted is not None:
                 places.append(("btrfs", mounted))
             for label, root in places:
@@ -76,6 +77,8 @@ def measure(options: Options) -> dict[str, Any]:
                             options.progress(f"{label}: {size_label} {kind}")
                         arms.append(_arm(root / f"{size_label.replace(' ', '')}-{kind}", label, size_label, size,
                                          kind, options.runs))
+    except OSError as exc:
+        raise WardenError(f"bench journal: {exc.strerror or exc}{f' ({exc.filename})' if exc.filename else ''}") from None
     finally:
         shutil.rmtree(base, ignore_errors=True)
     reflink_arms = [arm for arm in arms if arm["snapshot_kind"] == "reflink"]
@@ -87,13 +90,15 @@ def _arm(root: Path, place: str, size_label: str, size: int, kind: str, runs: in
     workspace, home = root / "ws", root / "home"
     workspace.mkdir(parents=True)
     _fill(workspace / TARGET, size)
+    device = os.stat(workspace).st_dev
     if kind == "copy":
-        reflink.refuse(os.stat(workspace).st_dev, os.stat(workspace).st_dev)
+        reflink.refuse(device, device)
     try:
         totals, parts, kinds = asyncio.run(_actions(home, workspace, runs))
     finally:
         if kind == "copy":
-            reflink.forget(os.stat(workspace).st_dev, os.stat(workspace).st_dev)
+            reflink.forget(device, device)
+        shutil.rmtree(root, ignore_errors=True)  # room for the next arm
     return {
         "place": place, "size": size_label, "bytes": size, "arm": kind,
         "snapshot_kind": kinds[0] if len(set(kinds)) == 1 else "mixed: " + ",".join(sorted(set(kinds))),
@@ -152,7 +157,7 @@ def _stats(values: list[float]) -> dict[str, float]:
 
 
 @contextmanager
-def _loopback(where: Path, wanted: bool) -> Iterator[tuple[Path | None, str | None]]:
+def _loopback(where: Path, wanted: bool, size: int) -> Iterator[tuple[Path | None, str | None]]:
     """A mounted btrfs image under `where`, or None with why it could not be had; unmounted afterwards."""
     if not wanted:
         yield None, "the loopback arm was not asked for (--no-loopback)"
@@ -168,7 +173,7 @@ def _loopback(where: Path, wanted: bool) -> Iterator[tuple[Path | None, str | No
     image, mountpoint = where / "image", where / "mnt"
     mountpoint.mkdir()
     with open(image, "wb") as sparse:
-        sparse.truncate(IMAGE_BYTES)
+        sparse.truncate(size)
     for argv in ([mkfs, "-q", str(image)], ["mount", "-o", "loop", str(image), str(mountpoint)]):
         done = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         if done.returncode != 0:

@@ -56,6 +56,11 @@ PATTERNS: tuple[SecretPattern, ...] = (
        rf"{_NOT_PLACEHOLDER}{_VALUE}"),
 )
 
+# Text with none of these cannot match any pattern above (each pattern holds one of them), so most text
+# (paths, listings, ordinary output) is passed over after one search. A pattern added above must add its anchor.
+MAY_HOLD_SECRET = re.compile(r"(?i)-----BEGIN|sk-|sk_|rk_|AKIA|ASIA|gh[opusr]_|github_pat_|xox|AIza|eyJ|glpat-|npm_"
+                             r"|hf_|SG\.|bearer|authorization|://|pass|pwd|secret|token|credential|key")
+
 _SECRET_NAME = re.compile(
     r"(?i)(?:^|_)(?:KEY|APIKEY|TOKEN|SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|CREDENTIALS|AUTH|PAT)(?:$|_)"
     r"|SECRET|PASSWORD|TOKEN")

@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.errors import WardenError
 from engine.redaction.key import home_key
-from engine.redaction.patterns import MIN_ENV_VALUE, PATTERNS, secret_values
+from engine.redaction.patterns import MAY_HOLD_SECRET, MIN_ENV_VALUE, PATTERNS, secret_values
 from engine.redaction.vault import Vault
 
 PLACEHOLDER = re.compile(r"\[secret:hmac:([0-9a-f]{12})\]")
@@ -44,6 +44,8 @@ class Redactor:
         self._vault: Vault | None = None
         self._marked: set[str] = set()
         self._known: dict[str, str] = {}
+        self._environment_secrets: frozenset[str] | None = None  # read once: the environment does not change
+        self._literal_regex: tuple[int, re.Pattern[str] | None] = (-1, None)
         self._sealed: set[str] = set()
         self._lock = threading.Lock()
 
@@ -66,17 +68,19 @@ class Redactor:
 
     def mark(self, *values: str) -> None:
         """Take these values for secrets from now on (a password typed into a field, a spec's secret)."""
-        self._marked.update(v for v in values if isinstance(v, str) and v)
+        with self._lock:
+            self._marked.update(v for v in values if isinstance(v, str) and v)
 
     def text(self, text: str, keep: bool = False) -> str:
         """`text` with every secret replaced; `keep` seals each value found so `reveal` can give it back."""
         if not text:
             return text
-        for value in sorted(self._literals(), key=len, reverse=True):
-            if value in text:
-                text = text.replace(value, self._replace(value, keep))
-        for pattern in PATTERNS:
-            text = pattern.regex.sub(lambda m: self._swap(m, keep), text)
+        literals = self._literals()
+        if literals is not None:
+            text = literals.sub(lambda m: self._replace(m.group(0), keep), text)
+        if MAY_HOLD_SECRET.search(text):
+            for pattern in PATTERNS:
+                text = pattern.regex.sub(lambda m: self._swap(m, keep), text)
         return text
 
     def scrub(self, obj: Any, keep: bool = False) -> Any:
@@ -103,9 +107,19 @@ class Redactor:
             return [self.reveal(item) for item in obj]
         return obj
 
-    def _literals(self) -> set[str]:
-        return secret_values(dict(self._environ)) | {v for v in self._marked if len(v) >= 4} | {
-            v for v in self._known.values() if len(v) >= MIN_ENV_VALUE}
+    def _literals(self) -> re.Pattern[str] | None:
+        """One pattern for every value known to be secret, longest first; rebuilt only when one is added."""
+        if self._environment_secrets is None:
+            self._environment_secrets = frozenset(secret_values(dict(self._environ)))
+        with self._lock:
+            count = len(self._marked) + len(self._known)
+            if self._literal_regex[0] != count:
+                values = self._environment_secrets | {v for v in self._marked if len(v) >= 4} | {
+                    v for v in self._known.values() if len(v) >= MIN_ENV_VALUE}
+                ordered = sorted(values, key=len, reverse=True)
+                regex = re.compile("|".join(map(re.escape, ordered))) if ordered else None
+                self._literal_regex = (count, regex)
+            return self._literal_regex[1]
 
     def _swap(self, match: re.Match[str], keep: bool) -> str:
         start, end = match.span("value")

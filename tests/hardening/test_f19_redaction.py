@@ -136,6 +136,8 @@ def test_each_kind_of_secret_is_found_and_the_context_stays_readable(tmp_path):
         "git remote glpat-abcdefghij1234567890": "glpat-abcdefghij1234567890",
         "npm_abcdefghijklmnopqrstuvwxyz0123456789": "npm_abcdefghijklmnopqrstuvwxyz0123456789",
         "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH": "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
+        "mail SG.abcdefghijklmnopqrstuv.ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefgh": "SG.abcdefghijklmnopqrstuv",
+        "rk_live_abcdefghijklmnop1234": "rk_live_abcdefghijklmnop1234",
     }
     for text, secret in cases.items():
         redacted = redactor.text(text)
