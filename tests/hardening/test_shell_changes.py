@@ -8,7 +8,11 @@ workspace) is tested on its own.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -189,3 +193,55 @@ async def test_without_the_overlay_the_whole_workspace_is_snapshotted_as_before(
     finally:
         await runtime.close()
     assert tree(tmp_path / "ws") == before
+
+
+TORN_APPLY = """
+import asyncio, os, signal, sys
+from pathlib import Path
+from engine.envs.workspace import overlay
+from engine.runtime import Runtime, Switches
+from engine.tasks.task import TaskSpec, scripted
+from engine.tools.call import ToolCall
+
+applying = overlay.apply
+
+def torn(root, layer, plan):
+    applying(root, layer, overlay.Plan(plan.changed, plan.steps[:1]))
+    os.kill(os.getpid(), signal.SIGKILL)
+
+overlay.apply = torn
+
+async def main(base, command):
+    runtime = await Runtime.open(base / "home", base / "ws", Switches())
+    await runtime.submit(TaskSpec(goal="shell", learn=False, agent=scripted([ToolCall("shell.run", {"command": command})])))
+    await runtime.run_until_idle()
+
+asyncio.run(main(Path(sys.argv[1]), sys.argv[2]))
+"""
+
+
+async def test_a_runner_killed_while_applying_is_rolled_back_to_the_changed_paths_and_runs_once(tmp_path, overlay_route):
+    build(tmp_path / "ws")
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "policy.toml").write_text('[approvals]\nauto_approve_rules = ["fs.redirect-write"]\n')
+    child = tmp_path / "torn.py"
+    child.write_text(TORN_APPLY, encoding="utf-8")
+    command = "echo more >> notes.txt; echo new > zz.txt"  # applied in name order: the append first
+    killed = subprocess.run([sys.executable, str(child), str(tmp_path), command], capture_output=True, text=True,
+                            timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert (tmp_path / "ws" / "notes.txt").read_text() == "first line\nmore\n", "killed with the append applied"
+    assert not (tmp_path / "ws" / "zz.txt").exists(), "and the new file not"
+
+    runtime = await Runtime.open(tmp_path / "home", tmp_path / "ws", Switches(), lease_seconds=0.1)
+    try:
+        await asyncio.sleep(0.2)
+        await runtime.run_until_idle()
+        [task] = await runtime.tasks()
+        assert task.status is TaskStatus.SUCCEEDED, task.error
+        [receipt] = [r for r in await runtime.journal.for_task(task.id) if r.call.tool == "shell.run"]
+        assert set(snapshot_paths(Path(receipt.snapshot_path))) == {"notes.txt", "zz.txt"}
+    finally:
+        await runtime.close()
+    assert (tmp_path / "ws" / "notes.txt").read_text() == "first line\nmore\n", "applied once, not twice"
+    assert (tmp_path / "ws" / "zz.txt").read_text() == "new\n"
