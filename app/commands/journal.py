@@ -22,6 +22,7 @@ from engine.journal.diff import Content, FileDiff
 from engine.journal.export import BadTime, exported, jsonl, parse_time, undo_fields
 from engine.journal.gc import collect
 from engine.journal.receipt import Receipt
+from engine.redaction.audit import sightings
 from engine.runtime import Runtime
 
 RECEIPT_LIMIT = 200
@@ -47,6 +48,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("--until", help="only receipts created at or before this ISO-8601 time or Unix timestamp")
     export.add_argument("--task", dest="task_id", help="only this task's receipts")
     export.add_argument("--output", help="write to this file instead of stdout")
+    match = actions.add_parser("match", help="where a secret (read from stdin) is recorded, by its keyed hash",
+                               description="Reads one value from stdin (not the command line, so it stays out of "
+                               "shell history), prints the placeholder it is recorded as in this home, and every "
+                               "task, step, approval, receipt and event holding it. Exit 1 when none does.")
     gc = actions.add_parser("gc", help="remove the oldest snapshots past an age or a size budget; their receipts "
                             "become audit_only")
     budget = gc.add_mutually_exclusive_group(required=True)
@@ -56,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="remove the oldest snapshots until all kept fit in N bytes")
     for action in (show, diff, undo):
         action.add_argument("receipt_id")
-    for action in (listing, show, diff, undo, undo_task, gc):
+    for action in (listing, show, diff, undo, undo_task, gc, match):
         action.add_argument("--json", action="store_true", help="print one JSON document (a list prints an array)")
     export.add_argument("--json", action="store_true", help="accepted for uniformity: export always writes JSON lines")
     parser.set_defaults(func=run, action=None, json=False, task_id=None)
@@ -118,10 +123,31 @@ async def _gc(runtime: Runtime, args: argparse.Namespace) -> int:
     return 0
 
 
+async def _match(runtime: Runtime, args: argparse.Namespace) -> int:
+    value = sys.stdin.read().removesuffix("\n").removesuffix("\r")
+    if not value:
+        print("warden: journal match reads the value from stdin, e.g. `warden journal match < value.txt`",
+              file=sys.stderr)
+        return 2
+    seen = await sightings(runtime.store, value)
+    if args.json:
+        print_json(seen.as_json())
+    else:
+        print(f"recorded as {seen.placeholder}")
+        for table, records in seen.found.items():
+            if records:
+                print(f"{table}: {' '.join(records)}")
+        if not seen.anywhere:
+            print("in no record of this home")
+    return 0 if seen.anywhere else 1
+
+
 async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     if args.action == "gc":
         return await _gc(runtime, args)
+    if args.action == "match":
+        return await _match(runtime, args)
     if args.action == "show":
         detail = await runtime.receipt_detail(args.receipt_id)
         shown = {**receipt_json(detail.receipt), "task_goal": detail.task_goal, "step_status": detail.step_status,
