@@ -29,7 +29,8 @@ RECEIPT_LIMIT = 200
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("journal", help="list receipts, show or diff one, undo one or a whole task, export, gc",
+    parser = subparsers.add_parser("journal", help="list receipts, show or diff one, undo one or a whole task, "
+                                   "export, gc, match a secret",
                                    description="With no action, lists the newest receipts of $WARDEN_HOME. "
                                    "Errors are one line on stderr and exit 1.")
     actions = parser.add_subparsers(title="actions", metavar="ACTION", dest="action")

@@ -78,7 +78,8 @@ def measure(options: Options) -> dict[str, Any]:
                         arms.append(_arm(root / f"{size_label.replace(' ', '')}-{kind}", label, size_label, size,
                                          kind, options.runs))
     except OSError as exc:
-        raise WardenError(f"bench journal: {exc.strerror or exc}{f' ({exc.filename})' if exc.filename else ''}") from None
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise WardenError(f"bench journal: {exc.strerror or exc}{where}") from None
     finally:
         shutil.rmtree(base, ignore_errors=True)
     reflink_arms = [arm for arm in arms if arm["snapshot_kind"] == "reflink"]

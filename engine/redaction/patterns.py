@@ -47,7 +47,8 @@ PATTERNS: tuple[SecretPattern, ...] = (
     _p("huggingface", r"(?P<value>\bhf_[A-Za-z0-9]{30,})"),
     _p("sendgrid", r"(?P<value>\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,})"),
     _p("bearer", rf"(?i)\bbearer\s+{_NOT_PLACEHOLDER}(?P<value>[A-Za-z0-9._~+/\-]{{8,}}=*)"),
-    _p("basic-auth", rf"(?i)\bauthorization[\"']?\s*[=:]\s*[\"']?basic\s+{_NOT_PLACEHOLDER}(?P<value>[A-Za-z0-9+/]{{8,}}={{0,2}})"),
+    _p("basic-auth", rf"(?i)\bauthorization[\"']?\s*[=:]\s*[\"']?basic\s+{_NOT_PLACEHOLDER}"
+       rf"(?P<value>[A-Za-z0-9+/]{{8,}}={{0,2}})"),
     _p("url-credentials", rf"://[^/\s:@\"']+:{_NOT_PLACEHOLDER}(?P<value>[^/\s@\"']{{3,}})@"),
     _p("assignment",
        rf"(?i)(?<![A-Za-z0-9_.\[-]){_SECRET_WORD}[\"']?(?:\s*[=:]\s*|\s+(?=[\"']))[\"']?{_NOT_PLACEHOLDER}(?!\$)"
