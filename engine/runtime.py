@@ -166,7 +166,7 @@ class Runtime(Records):
         self.gate = Gate(policy, enabled=switches.gating, tools=[*self.registry.names(), UNDO_TOOL])
         self.approvals = ApprovalBook(store, policy.approval_ttl_seconds)
         self.journal = Journal(store, home / "snapshots") if switches.recovery else None
-        self.undoer = (Undoer(store, self.journal, self.gate, self.registry, self._environment_of)
+        self.undoer = (Undoer(store, self.journal, self.gate, self.registry, self._environment_of, home / "fences")
                        if self.journal is not None else None)
         self.corpus = Corpus(store, home / "programs")
         self.queue = TaskQueue(store)

@@ -289,7 +289,8 @@ class Journal:
                 blockers.append(later.id)
         return blockers
 
-    async def undo(self, receipt_id: str, env_for: Callable[[Receipt], Environment], force: bool = False) -> Receipt:
+    async def undo(self, receipt_id: str, env_for: Callable[[Receipt], Environment], force: bool = False,
+                   resuming: bool = False) -> Receipt:
         """Restore the snapshot into the receipt's own environment and mark the receipt reversed.
 
         Refuses a receipt that is not reversible, one taken in an environment that cannot be
@@ -298,12 +299,15 @@ class Journal:
         receipt to say why (`force` accepts that risk): undoing it would silently discard that
         later change. The receipt is claimed by
         compare-and-swap (`reversing`) before anything is touched, so two undos of one
-        receipt at the same time restore once.
+        receipt at the same time restore once. `resuming` finishes an undo that stopped after its claim (the
+        caller knows it died): the paths may be half restored, so they are not compared with the seal.
         """
         receipt = await self.get(receipt_id)
         if receipt.reversal is Reversal.COMPENSABLE:
             raise UndoError(f"receipt {receipt_id} is compensable: its compensator runs through the gate (Runtime.undo)")
-        self._refuse(receipt)
+        if not (resuming and receipt.reversal is Reversal.REVERSING and receipt.snapshot_path):
+            resuming = False
+            self._refuse(receipt)
         env = env_for(receipt)
         path = Path(receipt.snapshot_path)
         if not (path / "manifest.json").exists():
@@ -317,17 +321,17 @@ class Journal:
             raise UndoError(
                 f"receipt {receipt_id}: later receipt(s) {', '.join(blockers[:3])} may have changed the same paths; {hint}"
             )
-        if not force and (edited := await self._edited(env, receipt, path)):
+        if not force and not resuming and (edited := await self._edited(env, receipt, path)):
             more = f" and {len(edited) - 3} more" if len(edited) > 3 else ""
             raise UndoError(
                 f"receipt {receipt_id}: {', '.join(edited[:3])}{more} changed since the call, by no receipt (a person's"
                 " edit?); undoing would discard that change; force to restore the snapshot anyway"
             )
-        claimed = await self._store.execute(
+        claimed = resuming or await self._store.execute(
             "UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",
             (Reversal.REVERSING.value, receipt_id, Reversal.REVERSIBLE.value),
-        )
-        if claimed != 1:
+        ) == 1
+        if not claimed:
             self._refuse(await self.get(receipt_id))
         try:
             await _reverse(env, path)

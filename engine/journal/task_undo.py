@@ -52,8 +52,6 @@ def static_stop(receipt: Receipt) -> str | None:
     """Why this receipt stops the walk before anything is tried, or None when it can be undone or passed over."""
     if receipt.reversal is Reversal.REVERSIBLE:
         return None if receipt.snapshot_path else "it has no snapshot"
-    if receipt.reversal is Reversal.REVERSING:
-        return "another undo of it is under way (or was interrupted)"
     if receipt.reversal is Reversal.AUDIT_ONLY:
         return f"{receipt.summary}: audit only, what it changed cannot be put back"
     if receipt.reversal is Reversal.COMPENSABLE:

@@ -171,3 +171,23 @@ async def test_an_api_post_the_spec_declares_no_compensator_for_is_irreversible_
         assert "Mary Jackson" in names(demo)
     finally:
         await runtime.close()
+
+
+async def test_a_compensation_whose_undo_died_is_run_again_only_when_forced(tmp_path: Path, demo: DemoSite) -> None:
+    runtime = await open_runtime(tmp_path)
+    try:
+        task_id = await run_task(runtime, compensable_spec(demo, "Dorothy Vaughan"))
+        contact_id = names(demo)["Dorothy Vaughan"]
+        [receipt] = await runtime.journal.for_task(task_id)
+        await runtime.store.execute("UPDATE receipts SET reversal = ? WHERE id = ?",
+                                    (Reversal.REVERSING.value, receipt.id))  # claimed by an undo that then died
+
+        with pytest.raises(UndoError, match="cannot be told; check, then force") as refused:
+            await runtime.undo(receipt.id)
+        assert f"contact {contact_id} in {SYSTEM}" in str(refused.value)
+        assert names(demo)["Dorothy Vaughan"] == contact_id
+
+        undone = await runtime.undo(receipt.id, force=True)
+        assert undone.reversal is Reversal.REVERSED and "Dorothy Vaughan" not in names(demo)
+    finally:
+        await runtime.close()
