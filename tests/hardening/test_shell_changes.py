@@ -245,3 +245,15 @@ async def test_a_runner_killed_while_applying_is_rolled_back_to_the_changed_path
         await runtime.close()
     assert (tmp_path / "ws" / "notes.txt").read_text() == "first line\nmore\n", "applied once, not twice"
     assert (tmp_path / "ws" / "zz.txt").read_text() == "new\n"
+
+
+async def test_what_is_applied_carries_none_of_the_overlays_own_attributes(tmp_path, run_approving, overlay_route):
+    build(tmp_path / "ws")
+    runtime, _ = await run_commands(tmp_path, ["rm -r deep/inner && mkdir deep/inner && echo x > deep/inner/y"],
+                                    run_approving)  # an opaque directory in the upper layer
+    await runtime.close()
+    for folder, dirnames, filenames in os.walk(tmp_path / "ws"):
+        for name in [*dirnames, *filenames]:
+            held = os.listxattr(os.path.join(folder, name), follow_symlinks=False)
+            assert not [key for key in held if key.startswith(("user.overlay.", "trusted.overlay."))], name
+    assert (tmp_path / "ws" / "deep" / "inner" / "y").read_text() == "x\n"

@@ -20,7 +20,7 @@ import posixpath
 import secrets
 import shutil
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -355,12 +355,16 @@ class Uncopyable(OSError):
     """A socket or a device file: nothing that could be restored exactly."""
 
 
-def copy_at(source_fd: int, source: str, destination_fd: int, destination: str) -> None:
+def copy_at(source_fd: int, source: str, destination_fd: int, destination: str, *,
+            passed_over: Callable[[os.stat_result], bool] | None = None, dropped_xattrs: tuple[str, ...] = ()) -> None:
     """Copy the entry `source` (never following a symlink) to the new name `destination`, with its metadata.
 
     Files with their bytes, permission bits, times and extended attributes; directories
-    whole; symlinks as symlinks; named pipes as named pipes (never opened).
+    whole; symlinks as symlinks; named pipes as named pipes (never opened). Inside a directory,
+    entries `passed_over` says so of are left out, and attributes named with a `dropped_xattrs`
+    prefix are not copied (an overlay's upper layer: its whiteouts and its own attributes).
     """
+    keep = {"passed_over": passed_over, "dropped_xattrs": dropped_xattrs}
     found = os.stat(source, dir_fd=source_fd, follow_symlinks=False)
     mode = found.st_mode
     if stat.S_ISLNK(mode):
@@ -379,7 +383,7 @@ def copy_at(source_fd: int, source: str, destination_fd: int, destination: str) 
                           dir_fd=destination_fd)
             try:
                 _copy_data(src, out)
-                _copy_metadata(src, out, opened)
+                _copy_metadata(src, out, opened, dropped_xattrs)
             finally:
                 os.close(out)
         finally:
@@ -390,8 +394,8 @@ def copy_at(source_fd: int, source: str, destination_fd: int, destination: str) 
         try:
             out = os.open(destination, DIRECTORY, dir_fd=destination_fd)
             try:
-                copy_children(src, out)
-                _copy_metadata(src, out, os.fstat(src))
+                copy_children(src, out, **keep)
+                _copy_metadata(src, out, os.fstat(src), dropped_xattrs)
             finally:
                 os.close(out)
         finally:
@@ -400,21 +404,25 @@ def copy_at(source_fd: int, source: str, destination_fd: int, destination: str) 
         raise Uncopyable(errno.EINVAL, "a socket or device file cannot be restored", source)
 
 
-def copy_children(source_fd: int, destination_fd: int) -> None:
-    """Copy everything in one open directory into another."""
+def copy_children(source_fd: int, destination_fd: int, *, passed_over: Callable[[os.stat_result], bool] | None = None,
+                  dropped_xattrs: tuple[str, ...] = ()) -> None:
+    """Copy everything in one open directory into another (`copy_at` says what the keywords leave out)."""
     with os.scandir(source_fd) as entries:
         names = sorted(entry.name for entry in entries)
     for name in names:
-        copy_at(source_fd, name, destination_fd, name)
+        if passed_over is None or not passed_over(os.stat(name, dir_fd=source_fd, follow_symlinks=False)):
+            copy_at(source_fd, name, destination_fd, name, passed_over=passed_over, dropped_xattrs=dropped_xattrs)
 
 
 def copy_directory_metadata(source_fd: int, destination_fd: int) -> None:
     _copy_metadata(source_fd, destination_fd, os.fstat(source_fd))
 
 
-def _copy_metadata(source: int, destination: int, found: os.stat_result) -> None:
+def _copy_metadata(source: int, destination: int, found: os.stat_result, dropped_xattrs: tuple[str, ...] = ()) -> None:
     try:
         for key in os.listxattr(source):
+            if dropped_xattrs and key.startswith(dropped_xattrs):
+                continue
             try:
                 os.setxattr(destination, key, os.getxattr(source, key))
             except OSError as exc:

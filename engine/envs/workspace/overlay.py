@@ -263,55 +263,13 @@ def _copy(source: int, name: str, destination: int, new: str) -> bool:
     """Copy an upper-layer entry exactly, links as links, without the overlay's whiteouts and attributes;
     whether there was anything to copy. Sockets and devices are left out: a socket without the process
     that listened on it is nothing to keep, and the sandbox cannot make a device."""
-    found = os.stat(name, dir_fd=source, follow_symlinks=False)
-    mode = found.st_mode
-    if stat.S_ISLNK(mode):
-        os.symlink(os.readlink(name, dir_fd=source), new, dir_fd=destination)
-        os.utime(new, ns=(found.st_atime_ns, found.st_mtime_ns), dir_fd=destination, follow_symlinks=False)
-    elif stat.S_ISFIFO(mode):
-        os.mkfifo(new, stat.S_IMODE(mode), dir_fd=destination)
-    elif stat.S_ISREG(mode):
-        src = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=source)
-        try:
-            out = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
-                          dir_fd=destination)
-            try:
-                confined._copy_data(src, out)
-                _metadata(src, out, found)
-            finally:
-                os.close(out)
-        finally:
-            os.close(src)
-    elif stat.S_ISDIR(mode):
-        os.mkdir(new, 0o700, dir_fd=destination)
-        src = os.open(name, confined.DIRECTORY, dir_fd=source)
-        try:
-            out = os.open(new, confined.DIRECTORY, dir_fd=destination)
-            try:
-                with os.scandir(src) as entries:
-                    children = sorted(entry.name for entry in entries)
-                for child in children:
-                    if not _whiteout(os.stat(child, dir_fd=src, follow_symlinks=False)):
-                        _copy(src, child, out, child)
-                _metadata(src, out, found)
-            finally:
-                os.close(out)
-        finally:
-            os.close(src)
-    else:
+    if _unkept(os.stat(name, dir_fd=source, follow_symlinks=False)):
         return False
+    confined.copy_at(source, name, destination, new, passed_over=_unkept, dropped_xattrs=_LAYER_XATTRS)
     return True
 
 
-def _metadata(source: int, destination: int, found: os.stat_result) -> None:
-    try:
-        keys = [key for key in os.listxattr(source) if not key.startswith(_LAYER_XATTRS)]
-    except OSError:
-        keys = []
-    for key in keys:
-        try:
-            os.setxattr(destination, key, os.getxattr(source, key))
-        except OSError:
-            pass
-    os.fchmod(destination, stat.S_IMODE(found.st_mode))
-    os.utime(destination, ns=(found.st_atime_ns, found.st_mtime_ns))
+def _unkept(found: os.stat_result) -> bool:
+    """A whiteout (a character device), a device or a socket: nothing the workspace should get."""
+    mode = found.st_mode
+    return not (stat.S_ISLNK(mode) or stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISDIR(mode))
