@@ -37,6 +37,8 @@ need() {
 }
 need "[ -x .venv/bin/python ] || $python -c 'import ensurepip, venv'" python3-venv
 need "command -v bwrap" bubblewrap
+# Playwright drives the browser through a Node binary of its own, which needs libatomic.
+need "ldconfig -p | grep -q 'libatomic\.so\.1 '" libatomic1
 need "ls \"\${PLAYWRIGHT_BROWSERS_PATH:-\$HOME/.cache/ms-playwright}\"/chromium-*/chrome-linux*/chrome \
       || command -v chromium || command -v chromium-browser || command -v google-chrome" chromium
 if [ "$target" = test ]; then

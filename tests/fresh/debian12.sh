@@ -35,12 +35,23 @@ for fs in proc sys dev dev/pts; do
     mountpoint -q "$root/$fs" || mount --bind "/$fs" "$root/$fs"
 done
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The network's trust is the machine's, not the project's: a host behind a TLS-inspecting
+# proxy lends the chroot its local certificate authorities, and the variables naming them.
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    chroot "$root" update-ca-certificates >/dev/null 2>&1
+fi
+trust=""
+for name in PIP_CERT SSL_CERT_FILE REQUESTS_CA_BUNDLE; do
+    value=$(printenv "$name" || true)
+    [ -n "$value" ] && trust="$trust $name=$value"
+done
 trap 'for fs in dev/pts dev sys proc; do umount -l "$root/$fs" 2>/dev/null || true; done' EXIT
 
 rm -rf "$root/work/warden"
 mkdir -p "$root/work"
 git clone -q "$here" "$root/work/warden"
-run() { chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=xterm-256color CI="${CI:-}" sh -c "cd /work/warden && $1"; }
+run() { chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=xterm-256color CI="${CI:-}" $trust sh -c "cd /work/warden && $1"; }
 
 status=0
 if [ "$what" = demo ] || [ "$what" = both ]; then
