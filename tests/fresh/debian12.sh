@@ -9,7 +9,7 @@
 # is cloned into the chroot from this checkout's committed HEAD, and the README's
 # commands run there as written:
 #   demo: `./setup.sh demo --pace 0` inside tmux, until the console says the engine is
-#         running (the screen is printed), then the session is closed;
+#         running and its demo tasks have settled (the screen is printed), then the session is closed;
 #   test: `./setup.sh test`, whose exit status this script returns.
 # It is not part of the suite (it takes most of an hour on two cores); docs/benchmarks.md
 # records when it last ran and what it printed.
@@ -59,7 +59,10 @@ if [ "$what" = demo ] || [ "$what" = both ]; then
     run "apt-get install -y -qq tmux >/dev/null 2>&1 || true"
     run "tmux new-session -d -s fresh -x 160 -y 48 './setup.sh demo --pace 0; sleep 600'"
     tries=0
-    until run "tmux capture-pane -p -t fresh" | grep -q "engine running"; do
+    # Running: the engine says so and no demo task is still queued or running.
+    until screen=$(run "tmux capture-pane -p -t fresh") \
+            && echo "$screen" | grep -q "engine running" \
+            && ! echo "$screen" | grep -Eq "t-[0-9a-f]+ +. (queued|running)"; do
         tries=$((tries + 1))
         if [ "$tries" -gt 900 ]; then
             echo "fresh: the demo did not show its tasks within 15 minutes" >&2
