@@ -1,7 +1,8 @@
 """The confirmations the console asks before an undo, a whole task's undo or a cancel.
 
 Each names its target from the record as stored now (not from the row that was highlighted) and previews
-what will happen, so a row that moved can never turn `u` into an undo of something else.
+what will happen, so a row that moved can never turn `u` into an undo of something else. Every word taken
+from a record is shown through `visible`, as plain text.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from engine.journal.diff import ReceiptDetail
 from engine.journal.receipt import Receipt
 from engine.journal.task_undo import TaskUndo
 from engine.tasks.task import Task
+from engine.visible import visible
+from widgets.record_text import shown
 
 
 DIFF_LINES = 40
 
 
 def _field(name: str, value: str) -> Content:
-    return Content.from_markup("[b]$name[/b] $value", name=f"{name:<8}", value=value)
+    return Content.from_markup("[b]$name[/b] $value", name=f"{name:<8}", value=visible(value))
 
 
 def undo_receipt(detail: ReceiptDetail, force: bool) -> ConfirmScreen:
@@ -40,14 +43,14 @@ def undo_receipt(detail: ReceiptDetail, force: bool) -> ConfirmScreen:
         Content(""),
     ]
     for conflict in detail.later:
-        lines.append(Content.from_markup("[b $warning]In the way:[/] $id $summary — $why", id=conflict.receipt_id,
-                                         summary=conflict.summary, why=conflict.why))
+        lines.append(Content.from_markup("[b $warning]In the way:[/] $id $summary — $why", id=visible(conflict.receipt_id),
+                                         summary=visible(conflict.summary), why=visible(conflict.why)))
     if force:
         lines.append(Content.from_markup(
             "[b $error]Force:[/] a later call that left no snapshot may have changed these paths; that change is lost."))
     lines.append(Content("Undo puts these paths back exactly as they were before the effect, which was:"))
     for change in detail.changes:
-        lines.append(Content.from_markup("[b]$path[/b] $note", path=change.path, note=change.note))
+        lines.append(Content.from_markup("[b]$path[/b] $note", path=visible(change.path), note=visible(change.note)))
         if change.binary:
             lines += [Content(f"  {side}: {content.size} bytes, sha256 {content.sha256[:16]}…")
                       for side, content in (("before", change.before), ("after", change.after)) if content]
@@ -55,7 +58,7 @@ def undo_receipt(detail: ReceiptDetail, force: bool) -> ConfirmScreen:
         if len(change.lines) > DIFF_LINES:
             lines.append(Content(f"… {len(change.lines) - DIFF_LINES} more lines (Enter on the receipt shows them all)"))
     verb = "force undo" if force else "undo"
-    return ConfirmScreen(f"{verb.capitalize()} {receipt.summary}?", lines, verb=verb, danger=force)
+    return ConfirmScreen(f"{verb.capitalize()} {visible(receipt.summary)}?", lines, verb=verb, danger=force)
 
 
 def undo_task(task: Task, receipts: Sequence[Receipt], planned: TaskUndo) -> ConfirmScreen:
@@ -63,26 +66,26 @@ def undo_task(task: Task, receipts: Sequence[Receipt], planned: TaskUndo) -> Con
     lines = [_field("task", task.id), _field("goal", task.goal), _field("status", task.status.value), Content("")]
     if receipts:
         lines.append(Content(f"Undoes {len(receipts)} receipt(s), newest first:"))
-        lines += [Content.from_markup("  ↺ $id $summary", id=r.id, summary=r.summary) for r in receipts]
+        lines += [Content.from_markup("  ↺ $id $summary", id=visible(r.id), summary=visible(r.summary)) for r in receipts]
     else:
         lines.append(Content("Nothing of this task can be undone now."))
     if planned.stopped_at is not None:
-        lines.append(Content.from_markup("[b $warning]Stops at[/] $id: $why", id=planned.stopped_at.receipt_id,
-                                         why=planned.stopped_at.reason))
+        lines.append(Content.from_markup("[b $warning]Stops at[/] $id: $why", id=visible(planned.stopped_at.receipt_id),
+                                         why=visible(planned.stopped_at.reason)))
     lines.append(Content.from_markup("[$text-muted]A receipt whose paths a later call changed stops the undo there.[/]"))
-    return ConfirmScreen(f"Undo task {task.id}?", lines, verb="undo the task")
+    return ConfirmScreen(f"Undo task {visible(task.id)}?", lines, verb="undo the task")
 
 
 def cancel_task(task: Task) -> ConfirmScreen:
     lines = [_field("task", task.id), _field("goal", task.goal), _field("status", task.status.value), Content(""),
              Content("Cancelling stops it before its next step; a call waiting for approval is dropped."),
              Content("What it already did stays, with its receipts in the journal (U undoes the task).")]
-    return ConfirmScreen(f"Cancel task {task.id}?", lines, verb="cancel it", danger=True)
+    return ConfirmScreen(f"Cancel task {visible(task.id)}?", lines, verb="cancel it", danger=True)
 
 
 def _diff_line(line: str) -> Content:
     if line.startswith("+") and not line.startswith("+++"):
-        return Content.from_markup("[$success]$line[/]", line=line)
+        return shown(line, "$success")
     if line.startswith("-") and not line.startswith("---"):
-        return Content.from_markup("[$error]$line[/]", line=line)
-    return Content(line)
+        return shown(line, "$error")
+    return shown(line)

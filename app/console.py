@@ -18,16 +18,18 @@ from collections import deque
 import tomllib
 from pathlib import Path
 
+from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
+from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
 from app.changes import Changes, Fetched, everything
-from app.messages import EngineReported, EngineStopped
+from app.messages import EngineReported, EngineStopped, WatchEnded
 from app.palette import WardenCommands
 from app.record_actions import RecordActions
 from app.screens.details import detail_screen
@@ -37,12 +39,13 @@ from app.screens.policy import PolicyScreen
 from engine.demo import demo_tasks, seed_workspace, web_demo
 from engine.demo_site import DemoSite
 from engine.envs.web import browser_problem
-from engine.errors import WardenError
+from engine.errors import WardenError, one_line
 from engine.events.records import ApprovalRequested, ProgramRejected, ReplayStarted, StateChecked
 from engine.gate.policy import Policy
 from engine.reader import Reader
 from engine.runtime import Runtime, Switches, warden_home
 from engine.thread import EngineThread
+from engine.visible import visible
 from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
 from widgets.program_graph import ProgramGraph
@@ -203,13 +206,13 @@ class WardenApp(RecordActions, App[int]):
         try:
             runtime = await engine.start()
         except WardenError as exc:
-            self.failure = f"warden: {exc}"
-            self.exit(2, return_code=2, message=self.failure)
+            self.failure = f"warden: {visible(str(exc))}"
+            self.exit(2, return_code=2, message=Text(self.failure))
             return
         self.engine = engine
         self.query_one(StatusLine).engine = EngineState.RUNNING
         self.policy = runtime.policy
-        self.sub_title = str(runtime.workspace.root)
+        self.sub_title = visible(str(runtime.workspace.root))
         self.reader = await Reader.open(self.home)
         after, approvals, programs = await everything(self.reader)
         self.query_one(TaskQueue).attach(self.reader)
@@ -220,7 +223,7 @@ class WardenApp(RecordActions, App[int]):
             self.show_graph(self.query_one(ProgramList).selected_key)
         self._settle_collector()
         self.follow_events(after)
-        engine.spawn(lambda rt: rt.watch_programs())
+        engine.spawn(lambda rt: rt.watch_programs()).add_done_callback(self._watch_ended)
         engine.spawn(lambda rt: rt.serve()).add_done_callback(self._served)
         if self.demo:
             for spec in demo_tasks():
@@ -256,9 +259,30 @@ class WardenApp(RecordActions, App[int]):
             str(error) if isinstance(error, WardenError) else f"{type(error).__name__}: {error}")
         self.post_message(EngineStopped(why))  # thread-safe, and this may run on either thread
 
+    def _watch_ended(self, job) -> None:
+        """Following the program files ended (on the engine's thread): unless the console is closing, say so
+        where it stays in sight, since edits of program files are no longer picked up."""
+        if job.cancelled() or not self.is_running:
+            return
+        error = job.exception()
+        why = "it ended" if error is None else one_line(error)
+        self.post_message(WatchEnded(why))  # thread-safe, and this may run on either thread
+
+    def on_watch_ended(self, message: WatchEnded) -> None:
+        self.report_error("programs", f"program files are no longer followed: {message.why}; restart the console "
+                                      "to follow them again")
+
     def on_engine_stopped(self, message: EngineStopped) -> None:
         self.query_one(StatusLine).stopped(message.why)
         self.report_error("engine", f"the engine stopped: {message.why}; nothing runs until the console restarts")
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every toast of the console, the widgets' and screens' included, is raised here. Its words come from
+        records (a goal, a summary, an event's reason), so it is shown as plain text, never as markup (`markup`
+        is accepted for Textual's signature and ignored), every hidden character written visible."""
+        super().notify(visible(str(message)), title=visible(str(title)), severity=severity, timeout=timeout,
+                       markup=False)
 
     def report_error(self, where: str, message: str) -> None:
         """An error stays in the status line and the error log (`!`), and is raised as a toast."""

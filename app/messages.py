@@ -37,3 +37,10 @@ class EngineStopped(Message):
     """The engine stopped serving tasks while the console was open; `why` says what stopped it."""
 
     why: str
+
+
+@dataclass
+class WatchEnded(Message):
+    """Following the program files ended while the console was open; `why` says what ended it."""
+
+    why: str

@@ -16,15 +16,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
 from engine.agents.agent import AgentContext, AgentError, AgentFactory, Price
 from engine.agents.scripted import ScriptedAgent
 from engine.envs.android import AndroidEnv
 from engine.envs.desktop import DesktopEnv
 from engine.envs.environment import Environment
+from engine.envs.fence import EnvironmentFence
 from engine.envs.web import WebEnv
-from engine.envs.workspace import Sandbox, WorkspaceEnv
+from engine.envs.workspace import WorkspaceEnv, placement
 from engine.envs.workspace.environment import KIND as WORKSPACE_KIND
 from engine.errors import WardenError, one_line
 from engine.events.bus import EventBus, Subscription
@@ -32,6 +31,7 @@ from engine.events.records import Event, ProgramRejected, ProgramRemoved, Progra
 from engine.gate.approvals import ApprovalBook
 from engine.gate.gate import Decision, Gate
 from engine.gate.policy import Policy
+from engine.home import sandbox_for, warden_home
 from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt
 from engine.journal.task_undo import TaskUndo, undo_task
@@ -88,11 +88,6 @@ def screen_environments() -> list[Environment]:
             AndroidEnv(os.environ.get("ANDROID_SERIAL") or None)]
 
 
-def warden_home() -> Path:
-    """`$WARDEN_HOME`, or the platform's user data directory."""
-    return Path(os.environ.get("WARDEN_HOME") or platformdirs.user_data_dir("warden"))
-
-
 def prepare_home(home: Path) -> Path:
     """The home directory, made if missing; one line saying why when it is a file or cannot be written."""
     if home.exists() and not home.is_dir():
@@ -135,12 +130,6 @@ class Switches:
         return cls(on("WARDEN_GATING"), on("WARDEN_RECOVERY"), on("WARDEN_VERIFY_GATE"), on("WARDEN_FALLBACK"))
 
 
-def sandbox_for(policy: Policy, home: Path) -> Sandbox:
-    """The shell sandbox this host and policy allow; `$WARDEN_BWRAP` names another bubblewrap binary."""
-    return Sandbox.detect(os.environ.get("WARDEN_BWRAP") or None, policy.shell_unconfined, policy.shell_egress,
-                          policy.shell_timeout_seconds, hide=(home,))
-
-
 def build_registry(environments: Iterable[Environment]) -> ToolRegistry:
     """Every tool of every environment: the one list of tools the runtime and its gate know."""
     registry = ToolRegistry()
@@ -166,13 +155,14 @@ class Runtime(Records):
         self.gate = Gate(policy, enabled=switches.gating, tools=[*self.registry.names(), UNDO_TOOL])
         self.approvals = ApprovalBook(store, policy.approval_ttl_seconds)
         self.journal = Journal(store, home / "snapshots") if switches.recovery else None
-        self.undoer = (Undoer(store, self.journal, self.gate, self.registry, self._environment_of, home / "fences")
-                       if self.journal is not None else None)
+        self.acting = EnvironmentFence(home / "fences")  # steps share an environment; an undo there acts alone
+        self.undoer = (Undoer(store, self.journal, self.gate, self.registry, self._environment_of, home / "fences",
+                              self.acting) if self.journal is not None else None)
         self.corpus = Corpus(store, home / "programs")
         self.queue = TaskQueue(store)
         self.fence = EffectFence(home / "fences", self.queue)
         stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry,
-                          self.fence)
+                          self.fence, self.acting)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
         self._opened: dict[str, Environment] = {env.identity: env for env in self.environments.values()}
         self.runner: TaskBackend = TaskRunner(
@@ -193,11 +183,14 @@ class Runtime(Records):
         The workspace, browser and desktop environments are always there; `environments` adds
         others (or replaces one of the same kind).
         """
-        home = prepare_home(Path(home) if home else warden_home())
+        home = Path(home) if home else warden_home()
+        root = placement.check(Path(workspace) if workspace else home / "workspace", home)
+        home = prepare_home(home)
         switches = switches or Switches.from_env()
         policy = policy or Policy.load(home / "policy.toml")
-        workspace_env = WorkspaceEnv(Path(workspace) if workspace else home / "workspace", sandbox_for(policy, home))
+        sandbox = sandbox_for(policy, home)
         store = await Store.open(home / "warden.db")
+        workspace_env = WorkspaceEnv(root, sandbox, redactor=store.redactor)
         runtime = cls(home, store, EventBus(store), policy, [workspace_env, *screen_environments(), *environments],
                       switches, pace,
                       lease_seconds, agents, max_steps)
@@ -271,11 +264,13 @@ class Runtime(Records):
 
     def environment(self, identity: str) -> Environment | None:
         """The environment a task or receipt names: one this runtime holds, or a workspace it opens
-        on that directory (a home's tasks may each have been submitted for another workspace)."""
+        on that directory (a home's tasks may each have been submitted for another workspace), where
+        `placement` allows one: else `WorkspaceRefused` says why, in one line."""
         if identity not in self._opened and identity.startswith(WORKSPACE_KIND + ":"):
             root = Path(identity.split(":", 1)[1])
             if root.is_absolute() and root.is_dir():
-                self._opened[identity] = WorkspaceEnv(root, self.workspace.sandbox)
+                self._opened[identity] = WorkspaceEnv(placement.check(root, self.home), self.workspace.sandbox,
+                                                      redactor=self.store.redactor)
         return self._opened.get(identity)
 
     def _environment_of(self, receipt: Receipt) -> Environment:
@@ -302,7 +297,8 @@ class Runtime(Records):
     async def watch_programs(self, stop: asyncio.Event | None = None) -> None:
         """Follow program files a person edits or deletes in `programs/`: an edit of words alone (descriptions)
         keeps its verification; any other edit goes through the verify gate (served at once if it re-solves
-        its task, else the served version stays); each change is an event."""
+        its task, else the served version stays); each change is an event. A change that fails in any way is
+        refused in one line and the watch goes on: one bad file must not stop the following of the others."""
         async for change in self.corpus.watch(stop):
             if isinstance(change, Program):
                 stored = await self.corpus.get(change.id)
@@ -315,7 +311,7 @@ class Runtime(Records):
                         offered = await self.verify_program(change)
                         if not offered.stored and stored is not None:
                             await self._refused_edit(stored.id, offered.verification.reason)
-                except WardenError as exc:
+                except Exception as exc:  # noqa: BLE001 - said in one line; the next file is still followed
                     await self.bus.publish(ProgramRejected(None, change.signature, one_line(exc)))
             else:
                 await self.bus.publish(change)

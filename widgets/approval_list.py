@@ -15,8 +15,10 @@ from textual.message import Message
 
 from engine.gate.approvals import Approval
 from engine.tools.call import ToolCall
+from engine.visible import visible
 from widgets.record_rows import Column, Row
 from widgets.record_table import RecordTable
+from widgets.record_text import shown
 from widgets.record_time import clock
 
 FIRST = ("path", "command", "url")
@@ -29,12 +31,14 @@ LEVEL = {"catastrophic": "[$error]catastrophic[/]", "dangerous": "[$warning]dang
 
 def call_line(call: ToolCall, width: int | None = None) -> str:
     """The call on one line: its tool, then `path=`, `command=` and `url=`, then the other arguments. Given a
-    `width`, the longest values lose their middle first, the other arguments' before those three."""
+    `width`, the longest values lose their middle first, the other arguments' before those three. Values are
+    written as Python literals and the tool and names through `visible`, so nothing in the call is hidden."""
     names = [name for name in FIRST if name in call.args] + [name for name in call.args if name not in FIRST]
     values = {name: repr(call.args[name]) for name in names}
+    labels = {name: visible(name) for name in names}
 
     def joined() -> str:
-        return " ".join([call.tool, *(f"{name}={values[name]}" for name in names)])
+        return " ".join([visible(call.tool), *(f"{labels[name]}={values[name]}" for name in names)])
 
     limit = LONGEST if width is None else width
 
@@ -50,7 +54,7 @@ def call_line(call: ToolCall, width: int | None = None) -> str:
     shorten([name for name in names if name not in FIRST])
     if len(joined()) > limit and len(first) < len(names):
         names = first + ["…"]
-        values["…"] = ""
+        values["…"], labels["…"] = "", "…"
     shorten(first)
     text = joined().replace(" …=", " …")
     return text if len(text) <= limit else middle(text, limit)
@@ -75,7 +79,7 @@ class CallCell:
         return call_line(self.call)
 
     def fit(self, width: int) -> Content:
-        return Content(call_line(self.call, width))
+        return shown(call_line(self.call, width))
 
 
 class ApprovalList(RecordTable):
@@ -108,10 +112,10 @@ class ApprovalList(RecordTable):
     def row_of(approval: Approval) -> Row:
         level = LEVEL.get(approval.level)
         return Row(approval.id, (
-            Content(approval.task_id),
+            shown(approval.task_id),
             Content(clock(approval.created_at)),
-            Content.from_markup(level) if level else Content(approval.level),
+            Content.from_markup(level) if level else shown(approval.level),
             CallCell(approval.call),
-            Content(", ".join(approval.rules)),
-            Content(approval.reason),
+            shown(", ".join(approval.rules)),
+            shown(approval.reason),
         ), approval.created_at, words=f"{approval.tier} {approval.call.canonical()}")

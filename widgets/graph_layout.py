@@ -23,6 +23,7 @@ import networkx as nx
 
 from engine.programs.describe import describe, target
 from engine.programs.program import Program, Transition
+from engine.visible import visible
 
 BOX_MIN, BOX_MAX = 22, 44
 LABEL_MAX = 40
@@ -104,15 +105,16 @@ class Drawing:
 
 
 def guard_words(guard: dict, source_check: dict) -> str:
-    """A guard in a few words; the spliced form "the state's own check fails, and ..." says just that."""
+    """A guard in a few words; the spliced form "the state's own check fails, and ..." says just that. Like
+    every text drawn here, it comes from the program file, so its hidden characters are written visible."""
     parts = guard["all"] if "all" in guard and isinstance(guard["all"], list) else [guard]
     said = ["its check fails" if part == {"not": source_check} else _words(part) for part in parts]
-    return " and ".join(said) if said else "always"
+    return visible(" and ".join(said)) if said else "always"
 
 
 def action_words(transition: Transition) -> tuple[str, str]:
-    """A transition's action as (tool, what it acts on)."""
-    return transition.action.tool, target(transition.action.args)
+    """A transition's action as (tool, what it acts on), hidden characters visible."""
+    return visible(transition.action.tool), visible(target(transition.action.args))
 
 
 def _words(predicate: dict) -> str:
@@ -161,7 +163,8 @@ def draw(program: Program) -> Drawing:
     dag.add_edges_from((t.source, t.target) for i, t in enumerate(transitions) if i not in back)
     layer = {state: n for n, generation in enumerate(nx.topological_generations(dag)) for state in generation}
 
-    box_width = max(BOX_MIN, min(BOX_MAX, max(len(s.id) + len(s.description) + 8 for s in program.states)))
+    box_width = max(BOX_MIN, min(BOX_MAX, max(len(visible(s.id)) + len(visible(s.description)) + 8
+                                              for s in program.states)))
     states = {s.id: _Node("state", s.id, 2 * layer[s.id], preorder.index(s.id), width=box_width) for s in program.states}
     nodes: list[_Node] = list(states.values())
     links: list[_Link] = []
@@ -387,7 +390,7 @@ class _Canvas:
         self.put(node.x, top + 2, left_corner + rule * inner + right_corner, border)
         self.put(node.x, top + 1, frame["side"], border)
         self.put(node.x + node.width - 1, top + 1, frame["side"], border)
-        shown_id = _short(state.id, inner - 4)
+        shown_id = _short(visible(state.id), inner - 4)
         room = inner - len(shown_id) - 6
         x = node.x + 1
         self.put(x, top + 1, " ", None)
@@ -396,7 +399,7 @@ class _Canvas:
         self.put(x + 3, top + 1, shown_id, Tag(Part.ID, state.id))
         if room > 0 and state.description:
             self.put(x + 3 + len(shown_id), top + 1, "  ", None)
-            self.put(x + 5 + len(shown_id), top + 1, _short(state.description, room), Tag(Part.TEXT, state.id))
+            self.put(x + 5 + len(shown_id), top + 1, _short(visible(state.description), room), Tag(Part.TEXT, state.id))
 
     def ports(self, state: _Node, top: int, links: list[_Link], terminal: bool) -> None:
         frame = _DOUBLE if terminal else _SINGLE

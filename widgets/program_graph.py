@@ -29,6 +29,7 @@ from textual.widgets import Static
 
 from engine.programs.describe import describe
 from engine.programs.program import Program
+from engine.visible import visible
 from widgets.graph_layout import Drawing, Part, Tag, action_words, draw, guard_words
 
 SAW_WIDTH = 60
@@ -75,13 +76,14 @@ class Replay:
 
 
 def words(predicate: object) -> str:
-    """A predicate in a few words; one the describer does not know is shown as its JSON."""
+    """A predicate in a few words, every hidden character visible; one the describer does not know is shown
+    as its JSON."""
     if isinstance(predicate, dict) and len(predicate) == 1:
         try:
-            return describe(predicate)
+            return visible(describe(predicate))
         except (KeyError, TypeError, ValueError, AttributeError):
             pass
-    return json.dumps(predicate, ensure_ascii=False, default=str)
+    return visible(json.dumps(predicate, ensure_ascii=False, default=str))
 
 
 def compound(predicate: object) -> bool:
@@ -256,7 +258,7 @@ class ProgramGraph(Widget, can_focus=True):
         drawn = drawing_of(program)
         replay = self._replay()
         walked = self._walked(program, replay)
-        title = Content.from_markup("[b]$goal[/b]", goal=program.goal_template)
+        title = Content.from_markup("[b]$goal[/b]", goal=visible(program.goal_template))
         if program.revision > 1:
             title += Content.from_markup("[$text-muted]  · revision $n[/]", n=str(program.revision))
         lines = [title, Content("")]
@@ -289,7 +291,8 @@ class ProgramGraph(Widget, can_focus=True):
 
     def _heading(self, program: Program, state_id: str, known: bool, check: Check | None, replay: Replay) -> Content:
         description = program.state(state_id).description if known else "not a state of this revision"
-        heading = Content.from_markup("[b]$id[/b] [$text-muted]· $text[/]", id=state_id, text=description)
+        heading = Content.from_markup("[b]$id[/b] [$text-muted]· $text[/]", id=visible(state_id),
+                                      text=visible(description))
         if check is None:
             replayed = program.id in self.replays
             return heading + Content.from_markup("[$text-muted]  not checked in this replay[/]") if replayed else heading
@@ -309,7 +312,7 @@ class ProgramGraph(Widget, can_focus=True):
                 continue
             lines.append(Content.from_markup("  [b $error]✖[/] [$error]$what[/]", what=words(leaf.predicate)))
             if leaf.saw:
-                saw = " ".join(leaf.saw.split())
+                saw = visible(" ".join(leaf.saw.split()))
                 saw = saw if len(saw) <= SAW_WIDTH else saw[:SAW_WIDTH - 1] + "…"
                 lines.append(Content.from_markup("    [$text-muted]saw[/] [$text-warning]$saw[/]", saw=saw))
         return lines
@@ -323,7 +326,7 @@ class ProgramGraph(Widget, can_focus=True):
         lines.append(Content.from_markup("[$text-muted]    $e  observed[/]", e="expected".ljust(width)))
         for leaf, text in zip(check.leaves, said):
             mark = "[$success]✔[/]" if leaf.holds else "[b $error]✖[/]"
-            saw = " ".join(leaf.saw.split()) or ("held" if leaf.holds else "nothing reported")
+            saw = visible(" ".join(leaf.saw.split())) or ("held" if leaf.holds else "nothing reported")
             lines.append(Content.from_markup(f"  {mark} $what  [$text-warning]$saw[/]", what=text.ljust(width), saw=saw))
         return lines
 
@@ -341,7 +344,8 @@ class ProgramGraph(Widget, can_focus=True):
             if transition.guard is not None:
                 guard = f" if {guard_words(transition.guard, program.state(state_id).check)} ·"
             lines.append(Content.from_markup(f"  [{style}]$arrow $to[/][$text-warning]$guard[/] [$accent]$tool[/] $on",
-                                             arrow=arrow, to=transition.target, guard=guard, tool=tool, on=acts_on))
+                                             arrow=arrow, to=visible(transition.target), guard=guard, tool=tool,
+                                             on=acts_on))
         return lines
 
     def _replay(self) -> Replay:

@@ -18,6 +18,7 @@ from textual.reactive import var
 
 from engine.programs.program import Program
 from widgets.record_table import RecordTable
+from widgets.record_text import shown
 
 
 VERIFICATION = {
@@ -108,7 +109,7 @@ class ProgramList(RecordTable):
     @staticmethod
     def cells(program: Program) -> tuple:
         status = program.status
-        shown = Content.from_markup(VERIFICATION[status]) if status in VERIFICATION else Content(status)
+        verified = Content.from_markup(VERIFICATION[status]) if status in VERIFICATION else shown(status)
         if program.verification.get("file_edit"):
-            shown = shown + Content.from_markup(" [$warning]✎ edit refused[/]")
-        return (shown, program.goal_template, str(len(program.states)))
+            verified = verified + Content.from_markup(" [$warning]✎ edit refused[/]")
+        return (verified, shown(program.goal_template), str(len(program.states)))

@@ -13,6 +13,7 @@ from engine.journal.receipt import Receipt, Reversal
 from engine.tier import Tier
 from widgets.record_rows import Column, Row
 from widgets.record_table import RecordTable
+from widgets.record_text import shown
 from widgets.record_time import clock
 
 REVERSAL = {
@@ -70,10 +71,10 @@ class ReceiptJournal(RecordTable):
     @staticmethod
     def cells(receipt: Receipt) -> tuple[Content, ...]:
         return (
-            Content(receipt.id),
+            shown(receipt.id),
             Content(clock(receipt.created_at)),
             REVERSAL_CELLS[receipt.reversal],
             Content(TIER.get(receipt.tier, receipt.tier.value)),
-            Content(receipt.summary),
-            Content(receipt.task_id or ""),
+            shown(receipt.summary),
+            shown(receipt.task_id or ""),
         )

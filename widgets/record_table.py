@@ -27,6 +27,7 @@ from textual.widgets import Input
 from engine.reader import Records
 from widgets.filter_bar import FilterBar
 from widgets.record_rows import Column, RecordRows, Row
+from widgets.record_text import shown
 
 Cell = str | Content
 FILTER_PAUSE = 0.15
@@ -196,7 +197,7 @@ class RecordTable(Widget):
         if isinstance(row, Row):
             return row
         key, cells, order = row
-        return Row(key, tuple(Content(cell) if isinstance(cell, str) else cell for cell in cells), order or 0.0)
+        return Row(key, tuple(shown(cell) if isinstance(cell, str) else cell for cell in cells), order or 0.0)
 
     def attach(self, records: Records) -> None:
         """Read this pane's records through `records` from now on, starting with the newest."""
@@ -388,7 +389,8 @@ class RecordTable(Widget):
         total = self.body.total
         one, many = self.NOUNS
         if self.filter_text:
-            self.border_subtitle = f'filtered: "{self.filter_text}" · {total:,} of {self.overall:,}'
+            self.border_subtitle = Content.assemble('filtered: "', shown(self.filter_text),
+                                                    f'" · {total:,} of {self.overall:,}')
         else:
             self.border_subtitle = f"{total:,} {one if total == 1 else many}"
 

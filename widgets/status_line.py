@@ -12,6 +12,8 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from engine.visible import visible
+
 
 class EngineState(StrEnum):
     STARTING = "starting"
@@ -48,12 +50,13 @@ class StatusLine(Widget):
         elif self.engine is EngineState.STARTING:
             parts = [Content.from_markup("[$text-muted]○ engine starting[/]")]
         else:
-            parts = [Content.from_markup("[b $error]■ engine stopped[/] $why", why=self.why or "(no reason given)")]
+            why = visible(self.why or "(no reason given)")
+            parts = [Content.from_markup("[b $error]■ engine stopped[/] $why", why=why)]
         if self.waiting:
             calls = "call waits" if self.waiting == 1 else "calls wait"
             parts.append(Content.from_markup(f"[b $warning]$n {calls} for approval[/]", n=str(self.waiting)))
         if self.errors:
             parts.append(Content.from_markup("[$error]$n error$s[/] · last: $last · [b]![/] log",
                                              n=str(self.errors), s="" if self.errors == 1 else "s",
-                                             last=self.last_error))
+                                             last=visible(self.last_error)))
         return Content(" · ").join(parts)

@@ -17,6 +17,7 @@ from textual.message import Message
 from engine.tasks.task import Task, TaskStatus
 from widgets.record_rows import Column, Row
 from widgets.record_table import RecordTable
+from widgets.record_text import shown
 from widgets.record_time import clock, span
 
 STATUS = {
@@ -107,11 +108,11 @@ class TaskQueue(RecordTable):
     def cells(task: Task) -> tuple[Content, ...]:
         unchecked = task.status is TaskStatus.SUCCEEDED and task.spec.evaluator is None
         return (
-            Content(task.id),
+            shown(task.id),
             UNCHECKED_CELL if unchecked else STATUS_CELLS[task.status],
             Content(task.mode.value if task.mode else ""),
-            Content(where(task)),
-            Content(task.goal if not task.error else f"{task.goal} — {task.error}"),
+            shown(where(task)),
+            shown(task.goal if not task.error else f"{task.goal} — {task.error}"),
             Content(clock(task.created_at)),
             took(task),
         )

@@ -20,14 +20,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("approvals", help="list pending approvals, approve or deny one",
                                    description="With no action, lists the pending approvals of $WARDEN_HOME. "
                                    "Decisions are recorded as the OS user. Errors are one line on stderr and exit 1.")
+    parser.add_argument("--json", action="store_true",
+                        help="print JSON (with no action: one array of approval objects)")
+    # An action's --json is left unset unless given, so the flag reads the same before the action as after it.
     actions = parser.add_subparsers(title="actions", metavar="ACTION", dest="action")
     listing = actions.add_parser("list", help="the approvals waiting for a decision, oldest first")
-    listing.add_argument("--json", action="store_true", help="print one JSON array of approval objects")
+    listing.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                         help="print one JSON array of approval objects")
     for name, text in (("approve", "let the call run; its task goes back in the queue"),
                        ("deny", "refuse the call; its task goes back in the queue and its agent is told")):
         action = actions.add_parser(name, help=text)
         action.add_argument("approval_id")
-        action.add_argument("--json", action="store_true", help="print the decided approval as one JSON object")
+        action.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                            help="print the decided approval as one JSON object")
     parser.set_defaults(func=run, action=None, json=False)
 
 
@@ -63,4 +68,6 @@ def as_json(approval: Approval) -> dict:
             "status": approval.status.value, "level": approval.level, "tier": approval.tier,
             "tool": approval.call.tool, "call": approval.call.as_json(), "reason": approval.reason,
             "rules": list(approval.rules), "created_at": approval.created_at, "expires_at": approval.expires_at,
-            "decided_by": approval.decided_by, "decided_at": approval.decided_at}
+            "decided_by": approval.decided_by, "decided_at": approval.decided_at,
+            "code": [pin.as_json() for pin in approval.code],
+            "scene": approval.scene.as_json() if approval.scene else None}

@@ -10,7 +10,7 @@ from pathlib import Path
 from engine.errors import WardenError
 from engine.gate.classifier import Classifier
 from engine.gate.policy import Policy
-from engine.runtime import warden_home
+from engine.home import warden_home
 from engine.tools.call import ToolCall
 
 TOOLS = {"shell": ("shell.run", "command"), "code": ("code.run", "code"), "fs": ("fs.write", "path"),

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from engine.envs.workspace.sandbox import INSTALL_HINT, Confinement
 from engine.gate.policy import Policy
-from engine.runtime import sandbox_for, warden_home
+from engine.home import sandbox_for, warden_home
 from engine.store.migrations import MIGRATIONS
 
 
@@ -52,7 +52,7 @@ def diagnose(home: Path) -> dict[str, dict]:
     sandbox = sandbox_for(policy, home)
     sandbox_entry = {
         "ok": sandbox.confinement is not Confinement.REFUSED,
-        "detail": sandbox.reason if sandbox.confinement is not Confinement.REFUSED else f"{sandbox.reason}; {INSTALL_HINT}",
+        "detail": sandbox.describe() if sandbox.confinement is not Confinement.REFUSED else f"{sandbox.reason}; {INSTALL_HINT}",
         "confinement": sandbox.confinement.value,
     }
     return {

@@ -33,6 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    "export, gc, match a secret",
                                    description="With no action, lists the newest receipts of $WARDEN_HOME. "
                                    "Errors are one line on stderr and exit 1.")
+    parser.add_argument("--json", action="store_true", help="print JSON (with no action: one array of receipts)")
+    # An action's --json is left unset unless given, so the flag reads the same before the action as after it.
     actions = parser.add_subparsers(title="actions", metavar="ACTION", dest="action")
     listing = actions.add_parser("list", help=f"receipts newest first (at most {RECEIPT_LIMIT}), or one task's")
     listing.add_argument("--task", dest="task_id", help="only this task's receipts, in step order")
@@ -63,8 +65,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     for action in (show, diff, undo):
         action.add_argument("receipt_id")
     for action in (listing, show, diff, undo, undo_task, gc, match):
-        action.add_argument("--json", action="store_true", help="print one JSON document (a list prints an array)")
-    export.add_argument("--json", action="store_true", help="accepted for uniformity: export always writes JSON lines")
+        action.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                            help="print one JSON document (a list prints an array)")
+    export.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="accepted for uniformity: export always writes JSON lines")
     parser.set_defaults(func=run, action=None, json=False, task_id=None)
 
 

@@ -22,19 +22,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("tasks", help="list, show, pause, resume, cancel or retry tasks; raise a budget",
                                    description="With no action, lists the tasks of $WARDEN_HOME. "
                                    "Errors are one line on stderr and exit 1.")
+    parser.add_argument("--json", action="store_true", help="print JSON (with no action: one array of task objects)")
+    # An action's --json is left unset unless given, so the flag reads the same before the action as after it.
     actions = parser.add_subparsers(title="actions", metavar="ACTION", dest="action")
     listing = actions.add_parser("list", help="every task, oldest first")
-    listing.add_argument("--json", action="store_true", help="print one JSON array of task objects")
+    listing.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                         help="print one JSON array of task objects")
     show = actions.add_parser("show", help="one task: its status, workspace, usage, budget and steps")
     show.add_argument("task_id")
-    show.add_argument("--json", action="store_true", help="print one JSON object")
+    show.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON object")
     for name, text in (("pause", "hold a queued task out of the queue"),
                        ("resume", "put a paused task back in the queue (not one waiting on an approval)"),
                        ("cancel", "stop a task that has not finished"),
                        ("retry", "put a failed or cancelled task back in the queue")):
         action = actions.add_parser(name, help=text)
         action.add_argument("task_id")
-        action.add_argument("--json", action="store_true", help="print the task as one JSON object")
+        action.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                            help="print the task as one JSON object")
     budget = actions.add_parser("budget", help="raise a task's limits; a task paused on its budget resumes",
                                 description="Each limit given replaces the task's; the others stay. A task paused "
                                 "because it reached a limit goes back in the queue once it is within the new budget.")
@@ -43,6 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     budget.add_argument("--wall", type=float, dest="wall_s", help="seconds of running")
     budget.add_argument("--tokens", type=int)
     budget.add_argument("--cost", type=float, dest="cost_usd", help="US dollars")
+    budget.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help='print {"id", "status", ..., "budget": now, "raised": what you gave} as one JSON object')
     parser.set_defaults(func=run, action=None, json=False)
 
 
@@ -101,11 +107,15 @@ async def _budget(runtime: Runtime, args: argparse.Namespace, console: Console) 
         print(f"warden: {exc}", file=sys.stderr)
         return 2
     if not raised.as_json():
-        console.print("give at least one of --steps, --wall, --tokens, --cost")
+        print("warden: give at least one of --steps, --wall, --tokens, --cost", file=sys.stderr)
         return 2
     budget = await runtime.raise_budget(args.task_id, raised)
     task = await runtime.task(args.task_id)
-    console.print(f"{task.id} budget {json.dumps((await runtime.queue.budget(task)).as_json())}; "
+    now = (await runtime.queue.budget(task)).as_json()
+    if args.json:
+        print_json({**summary(task), "budget": now, "raised": budget.as_json()})
+        return 0
+    console.print(f"{task.id} budget {json.dumps(now)}; "
                   f"raised by you: {json.dumps(budget.as_json())}; now {task.status.value}")
     return 0
 

@@ -2,6 +2,11 @@
 
 Several workers (processes or hosts) may share one database: each runner claims tasks under its own
 identity, and a runner that dies leaves its task to be reclaimed by another once its lease runs out.
+
+A worker stopped by SIGINT or SIGTERM cancels its runners (a confined command in flight is killed with
+its sandbox), puts the tasks they held back in the queue, says so in one line on stderr and exits with
+128 + the signal's number. A full disk (`DiskFull`) stops it the same way, exit 1: retrying cannot help,
+and no task is failed for it.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import TypeVar
 
 from rich.console import Console
 
-from engine.errors import WardenError
+from engine.errors import DiskFull, WardenError
 from engine.events.bus import Subscription
 from engine.events.records import Event, TaskFailed, TaskPaused, TaskResumed, TaskStarted, TaskSucceeded
 from engine.runtime import Runtime, Switches, warden_home
@@ -129,12 +134,14 @@ class Worker:
         self.report = report
         self.ran: list[str] = []
         self.crashed: list[str] = []
+        self.signalled: signal.Signals | None = None
+        self.full: DiskFull | None = None
 
     async def run(self) -> int:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
+            loop.add_signal_handler(signum, self._signal, signum, stop)
         runtimes: list[Runtime] = []
         try:
             for index in range(self.concurrency):
@@ -142,6 +149,7 @@ class Worker:
                 runtime.runner.identity = f"{socket.gethostname()}:{os.getpid()}:{index}"
                 runtimes.append(runtime)
             await self._run_all(runtimes, stop)
+            released = await self._release(runtimes)
             statuses = await self._statuses(runtimes[0])
         finally:
             for runtime in runtimes:
@@ -149,6 +157,41 @@ class Worker:
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(signum)
         self.report.summary(self.ran, statuses, self.crashed)
+        return self._stopped(released)
+
+    def _signal(self, signum: signal.Signals, stop: asyncio.Event) -> None:
+        self.signalled = self.signalled or signal.Signals(signum)
+        stop.set()
+
+    async def _release(self, runtimes: list[Runtime]) -> list[str] | None:
+        """The tasks the runners held when they were stopped, put back in the queue; None when the database
+        could not take that (a full disk): their leases then run out, and recovery takes them up."""
+        if self.signalled is None and self.full is None:
+            return []
+        released: list[str] = []
+        why = f"released: its worker was stopped by {self.signalled.name}" if self.signalled else "released: the disk is full"
+        try:
+            for runtime in runtimes:
+                for task_id in await runtime.queue.release(runtime.runner.identity):
+                    released.append(task_id)
+                    await runtime.bus.publish(TaskResumed(task_id, why))
+        except (DiskFull, StoreError):
+            return released or None
+        return released
+
+    def _stopped(self, released: list[str] | None) -> int:
+        """Say in one line why the worker stopped early, if it did, and give its exit status."""
+        if released is None:
+            back = "; its tasks go back to the queue when their leases run out"
+        else:
+            back = f"; {', '.join(released)} back in the queue" if released else ""
+        if self.full is not None:
+            print(f"warden: stopped: {self.full}{back}; free some space, then run the worker again",
+                  file=sys.stderr, flush=True)
+            return 1
+        if self.signalled is not None:
+            print(f"warden: worker stopped by {self.signalled.name}{back}", file=sys.stderr, flush=True)
+            return 128 + self.signalled.value
         return 1 if self.crashed else 0
 
     async def _open(self) -> Runtime:
@@ -160,20 +203,22 @@ class Worker:
         subscriptions = [runtime.events() for runtime in runtimes]
         followers = [asyncio.create_task(self._follow(events, rt.runner.identity))
                      for events, rt in zip(subscriptions, runtimes)]
-        runners = [asyncio.create_task(self._guarded(rt)) for rt in runtimes]
+        runners = [asyncio.create_task(self._guarded(rt, stop)) for rt in runtimes]
         stopping = asyncio.create_task(stop.wait())
+        finished = asyncio.create_task(asyncio.wait(runners))
         try:
-            await asyncio.wait([stopping, asyncio.gather(*runners)], return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait([stopping, finished], return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in [*runners, stopping, *followers]:
+            for task in [*runners, stopping, finished, *followers]:
                 task.cancel()
-            await asyncio.gather(*runners, stopping, *followers, return_exceptions=True)
+            await asyncio.gather(*runners, stopping, finished, *followers, return_exceptions=True)
             for events, runtime in zip(subscriptions, runtimes):
                 for event in events.drain():
                     self._seen(event, runtime.runner.identity)
 
-    async def _guarded(self, runtime: Runtime) -> None:
-        """One runner's loop; an error escaping it is said in one line and makes the exit code 1."""
+    async def _guarded(self, runtime: Runtime, stop: asyncio.Event) -> None:
+        """One runner's loop; an error escaping it is said in one line and makes the exit code 1. A full disk
+        stops every runner of the worker."""
         try:
             if self.until_idle:
                 await self._drain(runtime)
@@ -181,6 +226,9 @@ class Worker:
                 await runtime.serve()
         except asyncio.CancelledError:
             raise
+        except DiskFull as exc:
+            self.full = self.full or exc
+            stop.set()
         except Exception as exc:
             self.crashed.append(runtime.runner.identity)
             print(f"warden: runner {runtime.runner.identity} crashed: {exc}", file=sys.stderr, flush=True)

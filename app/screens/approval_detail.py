@@ -1,5 +1,6 @@
 """An approval in full, to decide it with everything in view: the call, the words each rule matched,
-what it would change in the files, where it would send data, and whether the step may have run.
+the code it runs as the approval pins it, what it would change in the files, where it would send data,
+and whether the step may have run.
 
 `a` approves and `d` denies through the same message the approvals pane posts
 (`ApprovalList.Decided`), so the engine sees one path whichever way a person decides.
@@ -16,9 +17,10 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Button
 
-from app.screens.record_detail import DetailScreen, call_lines, diff_lines, labelled, section
+from app.screens.record_detail import DetailScreen, call_lines, diff_lines, labelled, section, visible
 from engine.gate.approvals import ApprovalStatus
 from engine.gate.explain import ApprovalDetail
+from engine.tools.pins import Pin, PinKind
 from widgets.approval_list import ApprovalList
 
 
@@ -38,8 +40,9 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
 
     def title_line(self, detail: ApprovalDetail) -> Content:
         approval = detail.approval
-        return Content.assemble(("Approval ", "bold"), approval.id, " · ", (approval.status.value, _status(approval.status)),
-                                " · ", approval.call.tool, " · task ", approval.task_id, f" step {approval.step_idx}")
+        return Content.assemble(("Approval ", "bold"), visible(approval.id), " · ",
+                                (approval.status.value, _status(approval.status)), " · ", visible(approval.call.tool),
+                                " · task ", visible(approval.task_id), f" step {approval.step_idx}")
 
     def render_detail(self, detail: ApprovalDetail) -> list[Widget]:
         approval, explanation = detail.approval, detail.explanation
@@ -56,6 +59,9 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
         widgets = section("Approval", facts)
         widgets += section("Call", call_lines(approval.call, words))
         widgets += section("Rules", self._rules(detail))
+        if approval.code:
+            widgets += section("Code it runs, as this approval pins it", [
+                line for pin in approval.code for line in _pinned(pin)])
         if detail.changes:
             widgets += section("Change to the files now", [line for change in detail.changes for line in diff_lines(change)])
         if explanation.egress:
@@ -81,18 +87,20 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
         for rule in detail.approval.rules:
             match = matches.get(rule)
             if match is None:
-                lines.append(Content.assemble(("● ", "$text-error"), (rule, "bold"), "  ",
-                                              (detail.approval.reason if len(detail.approval.rules) == 1
+                lines.append(Content.assemble(("● ", "$text-error"), (visible(rule), "bold"), "  ",
+                                              (visible(detail.approval.reason) if len(detail.approval.rules) == 1
                                                else "(no longer fires under the running policy)", "$text-muted")))
                 continue
             lines.append(Content.assemble(("● ", "$text-error" if match.level != "safe" else "$text-success"),
-                                          (rule, "bold"), f"  {match.level} · {match.tier}  ", match.reason))
+                                          (visible(rule), "bold"), f"  {match.level} · {match.tier}  ",
+                                          visible(match.reason)))
             for word in match.words:
-                lines.append(Content.assemble("    matched ", (word, "bold $text-warning")))
+                lines.append(Content.assemble("    matched ", (visible(word), "bold $text-warning")))
         verdict = detail.explanation.verdict
         if set(verdict.rules) != set(detail.approval.rules) or verdict.level.label != detail.approval.level:
             lines.append(Content.styled(
-                f"Rated now under the running policy: {verdict.level.label} · {verdict.tier.value}: {verdict.reason}",
+                f"Rated now under the running policy: {verdict.level.label} · {verdict.tier.value}: "
+                f"{visible(verdict.reason)}",
                 "$text-muted"))
         return lines
 
@@ -114,6 +122,22 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
     @on(Button.Pressed, "#deny")
     def _deny(self) -> None:
         self.action_decide(False)
+
+
+def _pinned(pin: Pin) -> list[Content]:
+    """One file the call runs as code, as the approval was given on it: its text (the start of it), or why
+    none is shown. Approving covers exactly these contents; a change asks again."""
+    if pin.kind is PinKind.FILE:
+        head = Content.assemble((visible(pin.path), "bold"), f"  {pin.size} bytes · sha256 {pin.sha256[:16]}")
+        if pin.binary:
+            return [head, Content.styled("binary content, not shown", "$text-muted")]
+        lines = [head, *(Content(visible(line)) for line in pin.text.split("\n"))]
+        if pin.truncated:
+            lines.append(Content.styled(f"… {pin.size - pin.shown} more bytes not shown (still pinned)", "$text-muted"))
+        return lines
+    why = {PinKind.ABSENT: "does not exist now (pinned as absent)", PinKind.NOT_A_FILE: "is not a readable file",
+           PinKind.UNREACHABLE: "is outside the workspace: not pinned"}[pin.kind]
+    return [Content.assemble((visible(pin.path), "bold"), "  ", (why, "$text-warning"))]
 
 
 def _status(status: ApprovalStatus) -> str:

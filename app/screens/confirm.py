@@ -12,11 +12,14 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from widgets.record_text import shown
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Dismissed with True when the person confirms (Enter or y), False when they cancel (Escape or n).
 
-    `danger` draws the box in the error colour, for effects that destroy (discarding, cancelling)."""
+    `danger` draws the box in the error colour, for effects that destroy (discarding, cancelling). The title
+    and text lines name records, so they are shown as plain text with hidden characters visible."""
 
     BINDINGS = [
         Binding("enter,y", "confirm", "Confirm", id="confirm.yes"),
@@ -37,12 +40,12 @@ class ConfirmScreen(ModalScreen[bool]):
                  danger: bool = False) -> None:
         super().__init__(classes="-danger" if danger else "")
         self.title_text = title
-        self.lines = [line if isinstance(line, Content) else Content(line) for line in lines]
+        self.lines = [line if isinstance(line, Content) else shown(line) for line in lines]
         self.verb = verb
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = self.title_text
+            box.border_title = shown(self.title_text)
             with VerticalScroll():
                 yield Static(Content("\n").join(self.lines), id="confirm-preview")
             yield Static(f"enter/y {self.verb} · escape/n cancel", id="confirm-keys")

@@ -13,6 +13,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from engine.visible import visible
+
 
 @dataclass(frozen=True)
 class LoggedError:
@@ -28,8 +30,8 @@ def log_lines(errors: Sequence[LoggedError]) -> Content:
         return Content.from_markup("[$text-muted]No errors this session.[/]")
     return Content("\n").join(
         Content.from_markup("[$text-muted]$at[/] [b]$where[/]  $message",
-                            at=time.strftime("%H:%M:%S", time.localtime(error.at)), where=error.where,
-                            message=error.message)
+                            at=time.strftime("%H:%M:%S", time.localtime(error.at)), where=visible(error.where),
+                            message=visible(error.message))
         for error in errors)
 
 

@@ -16,12 +16,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine import specfile
 from engine.errors import WardenError
 from engine.tasks.task import TaskSpec
+from engine.visible import visible
 
 ENVIRONMENTS = (("workspace (files and a confined shell)", "workspace"), ("web (a browser)", "web"),
                 ("desktop (an X display)", "desktop"), ("android (a device)", "android"))
@@ -113,7 +115,7 @@ class NewTaskScreen(ModalScreen[str | None]):
         try:
             queued = await self.queue(self._read_form())
         except (ValueError, TypeError, WardenError) as exc:
-            self.query_one("#new-task-error", Static).update(f"✖ {exc}")
+            self.query_one("#new-task-error", Static).update(Content(f"✖ {visible(str(exc))}"))
             return
         self.dismiss(queued)
 

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from engine.gate.policy import Policy
+from engine.visible import visible
 
 
 def policy_lines(policy: Policy) -> list[str]:
@@ -23,7 +24,7 @@ def policy_lines(policy: Policy) -> list[str]:
             value = ", ".join(sorted(value)) or "—"
         elif isinstance(value, Mapping):
             value = ", ".join(f"{k}: {getattr(v, 'label', v)}" for k, v in sorted(value.items())) or "—"
-        lines.append(f"{field.name.replace('_', ' ')}: {value}")
+        lines.append(visible(f"{field.name.replace('_', ' ')}: {value}"))
     return lines
 
 

@@ -9,6 +9,7 @@ from textual.content import Content
 
 from app.screens.confirm import ConfirmScreen
 from engine.programs.program import Program
+from engine.visible import visible
 
 Verb = Literal["accept", "discard"]
 
@@ -18,10 +19,10 @@ def decision_lines(program: Program, verb: Verb, file: Path) -> list[Content]:
     how = str(program.verification.get("how") or "no reason was recorded")
     why = "why it is unverified" if program.status == "unverified" else f"how it was {program.status}"
     lines = [
-        Content.from_markup("[b]id[/b]     $id", id=program.id),
-        Content.from_markup("[b]goal[/b]   $goal", goal=program.goal_template),
-        Content.from_markup("[b]status[/b] $status", status=program.status),
-        Content.from_markup("[b]$why[/b]: $how", why=why, how=how),
+        Content.from_markup("[b]id[/b]     $id", id=visible(program.id)),
+        Content.from_markup("[b]goal[/b]   $goal", goal=visible(program.goal_template)),
+        Content.from_markup("[b]status[/b] $status", status=visible(program.status)),
+        Content.from_markup("[b]$why[/b]: $how", why=visible(why), how=visible(how)),
         Content(""),
     ]
     if verb == "accept":
@@ -30,7 +31,8 @@ def decision_lines(program: Program, verb: Verb, file: Path) -> list[Content]:
             "(each step still passes the gate and leaves a receipt)."))
     else:
         lines.append(Content.from_markup(
-            "Discarding forgets it: it is deleted from the database and its file [b]$file[/b] is removed.", file=str(file)))
+            "Discarding forgets it: it is deleted from the database and its file [b]$file[/b] is removed.",
+            file=visible(str(file))))
     return lines
 
 
@@ -38,6 +40,6 @@ class ProgramDecisionScreen(ConfirmScreen):
     """Dismissed with True when the person confirms, False when they cancel."""
 
     def __init__(self, program: Program, verb: Verb, file: Path) -> None:
-        super().__init__(f"{verb.capitalize()} program {program.id}?", decision_lines(program, verb, file),
+        super().__init__(f"{verb.capitalize()} program {visible(program.id)}?", decision_lines(program, verb, file),
                          verb=verb, danger=verb == "discard")
         self.program = program

@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from app.screens.record_detail import DetailScreen, labelled, section
 from engine.programs.detail import ProgramDetail, param_lines, record_lines, state_lines, stats_lines
+from engine.visible import visible
 from widgets.program_graph import ProgramGraph
 
 GRAPH_ROWS = (10, 24)  # the graph is given about four rows a state, within these bounds
@@ -28,8 +29,9 @@ class ProgramDetailScreen(DetailScreen[ProgramDetail]):
 
     def title_line(self, detail: ProgramDetail) -> Content:
         program = detail.program
-        return Content.assemble(("Program ", "bold"), program.id, " · ", (program.status, STATUS_TONES.get(program.status, "")),
-                                f" · {program.kind} · revision {program.revision}")
+        return Content.assemble(("Program ", "bold"), visible(program.id), " · ",
+                                (visible(program.status), STATUS_TONES.get(program.status, "")),
+                                f" · {visible(program.kind)} · revision {program.revision}")
 
     def render_detail(self, detail: ProgramDetail) -> list[Widget]:
         program = detail.program
@@ -43,9 +45,10 @@ class ProgramDetailScreen(DetailScreen[ProgramDetail]):
         states: list[Content] = []
         for state in state_lines(program):
             role = f" ({state.role})" if state.role else ""
-            states.append(Content.assemble((state.id, "bold"), role, "  ", (state.description, "$text-muted")))
-            states.append(Content.assemble("    check  ", state.check))
-            states.extend(Content.assemble("    ", line) for line in state.leaving)
+            states.append(Content.assemble((visible(state.id), "bold"), role, "  ",
+                                           (visible(state.description), "$text-muted")))
+            states.append(Content.assemble("    check  ", visible(state.check)))
+            states.extend(Content.assemble("    ", visible(line)) for line in state.leaving)
         widgets += section("States", states)
         widgets += section("Parameters", list(param_lines(program)) or [Content.styled("none", "$text-muted")])
         widgets += section("Statistics", list(stats_lines(detail.stats)))

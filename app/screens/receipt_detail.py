@@ -11,6 +11,7 @@ from textual.widget import Widget
 from app.screens.record_detail import DetailScreen, call_lines, diff_lines, labelled, section
 from engine.journal.diff import ReceiptDetail
 from engine.journal.receipt import Reversal
+from engine.visible import visible
 
 SNAPSHOT_STATES = {
     "kept": "kept: undo restores it",
@@ -28,7 +29,7 @@ class ReceiptDetailScreen(DetailScreen[ReceiptDetail]):
 
     def title_line(self, detail: ReceiptDetail) -> Content:
         receipt = detail.receipt
-        return Content.assemble(("Receipt ", "bold"), receipt.id, " · ", receipt.summary, " · ",
+        return Content.assemble(("Receipt ", "bold"), visible(receipt.id), " · ", visible(receipt.summary), " · ",
                                 (receipt.reversal.value, _tone(receipt.reversal)))
 
     def render_detail(self, detail: ReceiptDetail) -> list[Widget]:
@@ -49,7 +50,8 @@ class ReceiptDetailScreen(DetailScreen[ReceiptDetail]):
                                                                 "the files, or left nothing to compare.", "$text-muted")])
         if detail.snapshot:
             widgets += section("Snapshot", [
-                Content.assemble((entry.path, "bold"), f"  {entry.kind}", _size(entry.kind, entry.size, entry.files))
+                Content.assemble((visible(entry.path), "bold"), f"  {visible(entry.kind)}",
+                                 _size(entry.kind, entry.size, entry.files))
                 for entry in detail.snapshot])
         widgets += section("Later receipts an undo would meet", self._later(detail))
         return widgets
@@ -60,9 +62,9 @@ class ReceiptDetailScreen(DetailScreen[ReceiptDetail]):
             return [Content.styled(f"None weighed: the receipt is {detail.receipt.reversal.value}.", "$text-muted")]
         if not detail.later:
             return [Content.styled("None: undoing it discards no later change.", "$text-success")]
-        return [Content.assemble(("● ", "$text-error"), (later.receipt_id, "bold"), f"  {later.summary}  ",
-                                 (f"{later.why}" + (f": {', '.join(later.paths)}" if later.paths else ""),
-                                  "$text-warning"), f"  ({later.reversal})")
+        return [Content.assemble(("● ", "$text-error"), (visible(later.receipt_id), "bold"), f"  {visible(later.summary)}  ",
+                                 (visible(f"{later.why}" + (f": {', '.join(later.paths)}" if later.paths else "")),
+                                  "$text-warning"), f"  ({visible(str(later.reversal))})")
                 for later in detail.later]
 
 

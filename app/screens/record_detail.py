@@ -1,5 +1,6 @@
 """What every detail screen shares: a title line, a scrollable body filled by a worker, and the ways
-records are drawn there (a call in full, a diff, labelled lines).
+records are drawn there (a call in full, a diff, labelled lines). Every word of a record is drawn through
+`engine.visible.visible` (`widgets.record_text.shown`), so it shows exactly what the record holds.
 
 A detail screen reads through the app's read-only `reader` (its own connection) in a worker, so
 opening one never waits behind the engine. It is a full screen, not a modal over the panes: what
@@ -26,26 +27,13 @@ from engine.gate.explain import spans
 from engine.journal.diff import Content as Side
 from engine.journal.diff import FileDiff
 from engine.tools.call import ToolCall
+from engine.visible import visible
+from widgets.record_text import shown
 
 Detail = TypeVar("Detail")
 MARK = "bold $text-warning on $warning-muted"
 PANE_KEYS = "a,d,u,U,ctrl+u,c,b,z"  # keys that act on a pane's highlighted row: not while a detail is shown
 FIRST_KEYS = ("path", "src", "dst", "url", "method", "command", "target", "selector", "key", "label", "name")
-
-
-def visible(text: str) -> str:
-    """Text with every character a terminal would hide (controls, zero-width and direction marks) written
-    as an escape, so a person sees exactly what the call carries; newlines are kept."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() or ch == "\n" else _escape(ch) for ch in text)
-
-
-def _escape(ch: str) -> str:
-    named = {"\t": "\\t", "\r": "\\r", "\x1b": "\\e"}
-    if ch in named:
-        return named[ch]
-    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
 
 
 def ordered(args: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -60,7 +48,7 @@ def ordered(args: dict[str, Any]) -> list[tuple[str, Any]]:
 def call_lines(call: ToolCall, words: Iterable[str] = ()) -> list[Content]:
     """The call pretty-printed, every argument in full (long strings wrap, text with newlines is a
     block), with each of `words` marked wherever it occurs."""
-    marked = [visible(word) for word in words if word]
+    marked = [visible(word, newlines=True) for word in words if word]
     lines = [Content("{"), _pair("tool", call.tool, marked, 1, last=not call.args)]
     if call.args:
         lines.append(Content('  "args": {'))
@@ -90,9 +78,9 @@ def _pair(key: str, value: Any, marked: list[str], depth: int, last: bool) -> Co
 
 def _value_lines(key: str, value: Any, marked: list[str], depth: int, last: bool) -> list[Content]:
     indent, comma = "  " * depth, "" if last else ","
-    head = f"{indent}{json.dumps(key, ensure_ascii=False)}: "
+    head = f"{indent}{visible(json.dumps(key, ensure_ascii=False))}: "
     if isinstance(value, str) and "\n" in value.rstrip("\n"):
-        body = _marked(visible(value), marked)
+        body = _marked(visible(value, newlines=True), marked)
         block = [Content(indent + "  ") + line for line in body.split("\n", allow_blank=True)]
         return [Content(head + '"""'), *block, Content(indent + '"""' + comma)]
     if isinstance(value, str):
@@ -110,20 +98,20 @@ def _marked(text: str, marked: list[str]) -> Content:
 
 def diff_lines(change: FileDiff) -> list[Content]:
     """One file's change: its unified diff coloured, or both sides' size and hash, and any note."""
-    lines = [Content.from_markup("[b]$path[/b]  $sides", path=change.path, sides=_sides(change))]
+    lines = [Content.from_markup("[b]$path[/b]  $sides", path=visible(change.path), sides=_sides(change))]
     for line in change.lines:
         if line.startswith(("+++", "---")):
-            lines.append(Content.styled(line, "bold"))
+            lines.append(shown(line, "bold"))
         elif line.startswith("@@"):
-            lines.append(Content.styled(line, "$text-accent"))
+            lines.append(shown(line, "$text-accent"))
         elif line.startswith("+"):
-            lines.append(Content.styled(visible(line), "$text-success"))
+            lines.append(shown(line, "$text-success"))
         elif line.startswith("-"):
-            lines.append(Content.styled(visible(line), "$text-error"))
+            lines.append(shown(line, "$text-error"))
         else:
-            lines.append(Content(visible(line)))
+            lines.append(shown(line))
     if change.note:
-        lines.append(Content.styled(change.note, "$text-muted"))
+        lines.append(shown(change.note, "$text-muted"))
     return lines
 
 
@@ -141,13 +129,14 @@ def _side(side: Side | None) -> str:
 
 
 def labelled(label: str, value: str, style: str = "") -> Content:
-    """`label  value`, the label bold; `style` colours the value."""
-    return Content.assemble((label, "bold"), "  ", (value, style) if style else value)
+    """`label  value`, the label bold; `style` colours the value, which is a record's and so shown plain."""
+    return Content.assemble((label, "bold"), "  ", shown(value, style))
 
 
 def section(title: str, lines: Sequence[Content | str], classes: str = "") -> list[Widget]:
-    """A heading and its lines as one block of text (so a long section scrolls as one)."""
-    body = Content("\n").join(line if isinstance(line, Content) else Content(line) for line in lines)
+    """A heading and its lines as one block of text (so a long section scrolls as one); a line given as a
+    string is a record's words, shown plain."""
+    body = Content("\n").join(line if isinstance(line, Content) else shown(line) for line in lines)
     return [Static(title, classes="detail-heading"), Static(body, classes=("detail-text " + classes).strip())]
 
 
@@ -174,7 +163,7 @@ class DetailScreen(Screen[Any], Generic[Detail]):
         self.detail: Detail | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Content(f"{self.KIND} {self.record_id}"), id="detail-title")
+        yield Static(shown(f"{self.KIND} {self.record_id}"), id="detail-title")
         with VerticalScroll(id="detail-body"):
             yield Static("Loading…", classes="detail-muted")
         yield Footer()
@@ -192,7 +181,7 @@ class DetailScreen(Screen[Any], Generic[Detail]):
         try:
             detail = await self.fetch(reader)
         except (WardenError, LookupError, OSError, ValueError) as exc:
-            await self._fill([Static(Content(f"Cannot show {self.KIND} {self.record_id}: {exc}"),
+            await self._fill([Static(shown(f"Cannot show {self.KIND} {self.record_id}: {exc}"),
                                      classes="detail-error")])
             return
         self.detail = detail
@@ -210,7 +199,7 @@ class DetailScreen(Screen[Any], Generic[Detail]):
         raise NotImplementedError
 
     def title_line(self, detail: Detail) -> Content:
-        return Content(f"{self.KIND} {self.record_id}")
+        return shown(f"{self.KIND} {self.record_id}")
 
     def render_detail(self, detail: Detail) -> list[Widget]:
         raise NotImplementedError

@@ -8,9 +8,10 @@ from typing import Any
 from textual.content import Content
 from textual.widget import Widget
 
-from app.screens.record_detail import DetailScreen, labelled, section, visible
+from app.screens.record_detail import DetailScreen, labelled, section
 from engine.tasks.task import TaskStatus
 from engine.tasks.timeline import TaskDetail, Use
+from engine.visible import visible
 
 TONES = {"good": "$text-success", "bad": "$text-error", "wait": "$text-warning"}
 STATUS_TONES = {TaskStatus.SUCCEEDED: "$text-success", TaskStatus.FAILED: "$text-error",
@@ -25,7 +26,8 @@ class TaskDetailScreen(DetailScreen[TaskDetail]):
 
     def title_line(self, detail: TaskDetail) -> Content:
         task = detail.task
-        return Content.assemble(("Task ", "bold"), task.id, " · ", (task.status.value, STATUS_TONES.get(task.status, "")),
+        return Content.assemble(("Task ", "bold"), visible(task.id), " · ",
+                                (task.status.value, STATUS_TONES.get(task.status, "")),
                                 f" · {task.mode.value if task.mode else 'not started'}")
 
     def render_detail(self, detail: TaskDetail) -> list[Widget]:

@@ -17,6 +17,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import anthropic
+from anthropic.types.beta import (
+    BetaContentBlockParam,
+    BetaImageBlockParam,
+    BetaMessageParam,
+    BetaTextBlockParam,
+    BetaToolParam,
+    BetaToolResultBlockParam,
+    BetaToolUnionParam,
+)
 
 from engine.agents.agent import AgentContext, AgentError, Finish, GiveUp, Usage
 from engine.agents.computer import PIXELS_PER_WHEEL_CLICK, Look, Move, Refuse
@@ -44,7 +53,7 @@ DEFAULTS: dict[str, Any] = {
     "timeout_s": 120.0,
 }
 
-_NAVIGATE = {
+_NAVIGATE: BetaToolParam = {
     "name": "navigate",
     "description": "Open a URL in the browser's current tab.",
     "input_schema": {"type": "object", "properties": {"url": {"type": "string", "description": "The URL to open."}},
@@ -64,7 +73,7 @@ class AnthropicAgent(ModelAgent):
         self.max_tokens: int = options["max_tokens"]
         self.tool: str = options["tool"]
         self._price = context.prices.get(self.model)
-        self.messages: list[dict[str, Any]] = []
+        self.messages: list[BetaMessageParam] = []
         self._cursor: tuple[int, int] | None = None
 
     @classmethod
@@ -85,10 +94,16 @@ class AnthropicAgent(ModelAgent):
     def _open(self, text: str, png: bytes) -> None:
         self.messages = [{"role": "user", "content": [{"type": "text", "text": text}, _image(png)]}]
 
-    def _tools(self) -> list[dict[str, Any]]:
+    def _tools(self) -> list[BetaToolUnionParam]:
         assert self.display is not None
-        computer = {"type": self.tool, "name": "computer",
-                    "display_width_px": self.display.width, "display_height_px": self.display.height}
+        width, height = self.display.width, self.display.height
+        computer: BetaToolUnionParam
+        if self.tool == "computer_20251124":
+            computer = {"type": "computer_20251124", "name": "computer",
+                        "display_width_px": width, "display_height_px": height}
+        else:  # the other version in TOOL_BETAS, which from_spec checks
+            computer = {"type": "computer_20250124", "name": "computer",
+                        "display_width_px": width, "display_height_px": height}
         return [computer, _NAVIGATE] if self.actions.web else [computer]
 
     async def _ask(self) -> Reply:
@@ -112,12 +127,14 @@ class AnthropicAgent(ModelAgent):
         return Reply((), usage, GiveUp(f"anthropic: the model stopped ({response.stop_reason}) without acting"))
 
     def _answer(self, results: Sequence[Result], observation: Observation) -> None:
-        content = []
+        content: list[BetaToolResultBlockParam] = []
         for result in results:
-            inner: list[dict[str, Any]] = [{"type": "text", "text": result.text}]
+            if result.action.id is None:  # every tool_use block carries one
+                raise AgentError(f"anthropic: the {result.action.name} action has no tool_use id to answer")
+            inner: list[BetaTextBlockParam | BetaImageBlockParam] = [{"type": "text", "text": result.text}]
             if result.image is not None:
                 inner.append(_image(result.image))
-            block: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.action.id, "content": inner}
+            block: BetaToolResultBlockParam = {"type": "tool_result", "tool_use_id": result.action.id, "content": inner}
             if result.error:
                 block["is_error"] = True
             content.append(block)
@@ -210,12 +227,12 @@ class AnthropicAgent(ModelAgent):
         return super()._error_line(exc)
 
 
-def _image(png: bytes) -> dict[str, Any]:
+def _image(png: bytes) -> BetaImageBlockParam:
     return {"type": "image",
             "source": {"type": "base64", "media_type": "image/png", "data": base64.b64encode(png).decode("ascii")}}
 
 
-def _param(block: Any) -> dict[str, Any]:
+def _param(block: Any) -> BetaContentBlockParam:
     """A response content block as the request param that replays it in the conversation."""
     if block.type == "text":
         return {"type": "text", "text": block.text}

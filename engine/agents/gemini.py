@@ -106,9 +106,10 @@ class GeminiAgent(ModelAgent):
         if not response.candidates:
             return Reply((), usage, GiveUp("gemini: the model returned no answer"))
         candidate = response.candidates[0]
-        parts = (candidate.content.parts or []) if candidate.content is not None else []
-        if parts:
-            self.contents.append(candidate.content)
+        content = candidate.content
+        parts = (content.parts or []) if content is not None else []
+        if content is not None and parts:
+            self.contents.append(content)
         calls = [part.function_call for part in parts if part.function_call is not None]
         text = " ".join(part.text for part in parts if part.text and not part.thought).strip()
         reason = candidate.finish_reason
@@ -150,15 +151,16 @@ class GeminiAgent(ModelAgent):
 
     def _drop_old_screens(self) -> None:
         """Keep the newest `keep_screenshots` images; older ones leave the conversation."""
-        slots = [(content, index) for content in self.contents for index, part in enumerate(content.parts or [])
+        slots = [(parts, index) for parts in (content.parts for content in self.contents) if parts
+                 for index, part in enumerate(parts)
                  if part.inline_data is not None
                  or (part.function_response is not None and part.function_response.parts)]
-        for content, index in slots[:max(0, len(slots) - self.limits.keep_screenshots)]:
-            part = content.parts[index]
+        for parts, index in slots[:max(0, len(slots) - self.limits.keep_screenshots)]:
+            part = parts[index]
             if part.inline_data is not None:
-                content.parts[index] = types.Part(text=_DROPPED_SCREEN)
-            else:
-                content.parts[index] = types.Part(function_response=part.function_response.model_copy(
+                parts[index] = types.Part(text=_DROPPED_SCREEN)
+            elif part.function_response is not None:
+                parts[index] = types.Part(function_response=part.function_response.model_copy(
                     update={"parts": None}))
 
     def _translate(self, action: ModelAction) -> Move:

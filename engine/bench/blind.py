@@ -132,21 +132,28 @@ def locate(page: Page, target: dict) -> Locator:
     return by(value, exact=True).first
 
 
+_LOCATED = frozenset({"browser.click", "browser.fill", "browser.select", "browser.check", "browser.wait"})
+
+
 async def _locator_step(page: Page, step: dict) -> None:
     tool, args = step["tool"], step["args"]
-    target = args.get("target")
+    target: dict | None = args.get("target")
     if target is not None and "x" in target:
         await page.mouse.click(target["x"], target["y"])
-    elif tool == "browser.click":
-        await locate(page, target).click()
-    elif tool == "browser.fill":
-        await locate(page, target).fill(args["text"])
-    elif tool == "browser.select":
-        await locate(page, target).select_option(args["value"])
-    elif tool == "browser.check":
-        await locate(page, target).check()
-    elif tool == "browser.wait":
-        await locate(page, target).wait_for(state="visible")
+    elif tool in _LOCATED:
+        if target is None:
+            raise PlaywrightError(f"{tool} names no target")
+        found = locate(page, target)
+        if tool == "browser.click":
+            await found.click()
+        elif tool == "browser.fill":
+            await found.fill(args["text"])
+        elif tool == "browser.select":
+            await found.select_option(args["value"])
+        elif tool == "browser.check":
+            await found.check()
+        else:
+            await found.wait_for(state="visible")
     elif tool == "browser.press":
         await page.keyboard.press(args["key"])
     elif tool == "browser.type":

@@ -197,7 +197,7 @@ def _category_figures(cases: Sequence[Case], levels: dict[int, Level]) -> dict[s
             if not values:
                 continue
             entry: dict[str, float] = {"n": len(values),
-                                       "recall": _share(values, lambda lv, lb=label: _meets_label(lb, lv))}
+                                       "recall": _share(values, lambda lv: _meets_label(label, lv))}
             if label == "catastrophic":
                 entry["at_least_dangerous"] = _share(values, lambda lv: lv >= Level.DANGEROUS)
             figures[category][label] = entry

@@ -112,6 +112,8 @@ async def _actions(home: Path, workspace: Path, runs: int) -> tuple[list[float],
     runtime = await Runtime.open(home, workspace, Switches())
     try:
         journal, env = runtime.journal, runtime.environments["workspace"]
+        if journal is None:
+            raise WardenError("bench journal: the runtime keeps no journal (recovery is switched off)")
         tool = runtime.registry.get("fs.write")
         call = ToolCall("fs.write", {"path": TARGET, "content": "replaced\n"})
         totals, kinds = [], []

@@ -59,6 +59,9 @@ async def _steps(home: Path, workspace: Path, runs: int) -> tuple[list[dict[str,
     with shell.measured() as seen:
         runtime = await Runtime.open(home, workspace, Switches())
         try:
+            journal = runtime.journal
+            if journal is None:
+                raise WardenError("bench shell: the runtime keeps no journal (recovery is switched off)")
             steps, changed = [], []
             for number in range(runs):
                 spec = TaskSpec.from_json({"goal": f"bench shell {number}", "learn": False,
@@ -76,7 +79,7 @@ async def _steps(home: Path, workspace: Path, runs: int) -> tuple[list[dict[str,
                 done = await runtime.queue.get(task.id)
                 if done.status is not TaskStatus.SUCCEEDED:
                     raise WardenError(f"bench shell: the task {done.status.value}: {done.error}")
-                receipts = [r for r in await runtime.journal.for_task(task.id) if r.call.tool == "shell.run"]
+                receipts = [r for r in await journal.for_task(task.id) if r.call.tool == "shell.run"]
                 changed.append(snapshot.paths(Path(receipts[0].snapshot_path)) if receipts and
                                receipts[0].snapshot_path else [])
         finally:

@@ -52,7 +52,7 @@ class Options:
 
 def specs(steps: int, steps_per_task: int) -> list[TaskSpec]:
     """`steps` tiny writes, `steps_per_task` to a task (the last task takes the remainder), each to its own file."""
-    tasks = []
+    tasks: list[TaskSpec] = []
     for start in range(0, steps, steps_per_task):
         number = len(tasks)
         plan = [{"tool": "fs.write", "args": {"path": f"t{number:05d}-s{idx}.txt", "content": f"{number}.{idx}\n"}}

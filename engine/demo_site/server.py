@@ -45,7 +45,9 @@ class DemoSite:
         if self._server is None:
             raise RuntimeError("the demo site is not running")
         host, port = self._server.server_address[:2]
-        return f"http://{f'[{host}]' if ':' in str(host) else host}:{port}"
+        if not isinstance(host, str):  # an AF_INET(6) socket names its host as text; the stubs also allow bytes
+            host = host.decode()
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}"
 
     def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
         """Serve on `host:port` (port 0: any free one) and return the base URL. Loopback hosts only."""

@@ -66,9 +66,11 @@ class Environment(Protocol):
     """
 
     kind: str
-    identity: str
     can_fork: bool
     durable: bool
+
+    @property
+    def identity(self) -> str: ...
 
     async def reset(self, spec: Mapping[str, Any]) -> None: ...
 

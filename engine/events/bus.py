@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from engine.events.records import Event
 from engine.store import Store
+from engine.tools.abridge import abridged_json
 
 TAIL_INTERVAL = 0.25
 
@@ -37,8 +38,11 @@ class EventBus:
         self._listeners: list[Callable[[], None]] = []
 
     async def publish(self, event: Event) -> None:
-        """Persist, then fan out, the event as redacted: subscribers see what the table holds."""
+        """Persist, then fan out, the event as redacted, its call's long text abridged (the step keeps it whole):
+        subscribers see what the table holds."""
         payload = self._store.redactor.scrub(event.payload())
+        if "call" in payload:
+            payload["call"] = abridged_json(payload["call"])
         event = Event.restore(event.kind, event.task_id, payload)
         await self._store.execute(
             "INSERT INTO task_events (task_id, kind, payload, at) VALUES (?, ?, ?, ?)",
@@ -83,7 +87,7 @@ class EventBus:
                 for r in rows]
 
     async def last_seq(self) -> int:
-        row = await self._store.fetchone("SELECT COALESCE(MAX(id), 0) AS seq FROM task_events")
+        row = await self._store.fetchrow("SELECT COALESCE(MAX(id), 0) AS seq FROM task_events")
         return row["seq"]
 
     async def since(self, after: int, limit: int = 500) -> tuple[list[Recorded], int]:

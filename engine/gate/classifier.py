@@ -105,7 +105,7 @@ class Classifier:
         if override is not None:
             level = max(level, override)
         tier = _strictest(declared, map(_TIER, ordered))
-        return Verdict(level, tier, tuple(map(_ID, ordered)), self.reason(ordered, level, override))
+        return Verdict(level, tier, tuple(map(_ID, ordered)), self.reason(ordered, level, override), tuple(findings.code))
 
     @staticmethod
     def reason(hits: list[Hit], level: Level, override: Level | None) -> str:

@@ -420,9 +420,9 @@ def inspect(code: str) -> Payload:
             at = code.find("qx", start)
             if at == -1:
                 break
-            match = _QX.match(code, at)
-            if match is not None:
-                found.shell.append(match.group(1) or match.group(2) or match.group(3) or match.group(5))
+            quoted = _QX.match(code, at)
+            if quoted is not None:
+                found.shell.append(quoted.group(1) or quoted.group(2) or quoted.group(3) or quoted.group(5))
             start = at + 2
     found.deletes = [_first(m) for m in _DELETE.finditer(code)]
     found.writes = [_first(m) for m in _WRITE.finditer(code)]
@@ -531,7 +531,7 @@ def awk(program: str, variables: dict[str, str], lines: list[str] | None = None)
     found = AwkPayload()
     if "system" not in program and "|" not in program:
         return found
-    records = [line for line in (lines or [])[:4]] or [None]
+    records: list[str | None] = [line for line in (lines or [])[:4]] or [None]
     for record in records:
         bound = dict(variables)
         for match in _AWK_ASSIGN.finditer(program):

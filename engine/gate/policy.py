@@ -18,7 +18,9 @@ from engine.gate.packs import PackError, chosen
 from engine.tools.call import ToolCall
 
 
-PRICES = {  # list prices in US dollars per million tokens (input, output); policy.toml [prices] overrides them
+PRICES = {  # list prices in US dollars per million tokens (input, output); policy.toml [prices] overrides them.
+    # Every agent's default model has one (tests/agents/test_default_prices.py): unpriced, a dollar budget never fires.
+    "claude-sonnet-4-6": (3.0, 15.0),
     "claude-sonnet-4-5": (3.0, 15.0),
     "claude-opus-4-5": (5.0, 25.0),
     "claude-haiku-4-5": (1.0, 5.0),

@@ -135,9 +135,9 @@ class Options:
             else:
                 operands.append(arg)
             if self.value_checks is not None and len(used) > mark:
-                for name, value in used[mark:]:
-                    check = self.value_checks.get(name)
-                    why = check(value or "") if check is not None else None
+                for option, given in used[mark:]:
+                    check = self.value_checks.get(option)
+                    why = check(given or "") if check is not None else None
                     if why:
                         return f"{program}: {why}"
             i += 1

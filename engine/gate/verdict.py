@@ -26,12 +26,17 @@ class Level(IntEnum):
 
 @dataclass(frozen=True)
 class Verdict:
-    """The gate's answer for one call: level, tier, the rules that matched and why."""
+    """The gate's answer for one call: level, tier, the rules that matched and why.
+
+    `code` names the files the call runs as code (paths as its command reaches them from where it
+    starts): what a person approves is their contents as well as the call (`engine/tools/pins.py`).
+    """
 
     level: Level
     tier: Tier
     rules: tuple[str, ...] = ()
     reason: str = ""
+    code: tuple[str, ...] = ()
 
     def as_json(self) -> dict:
         return {

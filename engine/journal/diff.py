@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 import os
 import stat
 from collections.abc import Iterable
@@ -21,9 +20,10 @@ from pathlib import Path
 from engine.envs.workspace import confined
 from engine.envs.workspace.inverse import INVERSE
 from engine.envs.workspace.snapshot import overlaps
-from engine.envs.workspace.snapshot import paths as snapshot_paths
+from engine.envs.workspace.snapshot import shown_paths
 from engine.errors import WardenError
 from engine.journal.receipt import Receipt, Reversal
+from engine.redaction import sealed
 from engine.tools.call import ToolCall
 
 DIFF_LIMIT = 256 * 1024
@@ -202,7 +202,7 @@ def snapshot_state(receipt: Receipt) -> str:
 def snapshot_contents(saved: Path) -> tuple[SnapshotEntry, ...]:
     """Each path a workspace snapshot covers, with what it held (blocking)."""
     try:
-        manifest = json.loads((saved / "manifest.json").read_text(encoding="utf-8"))
+        manifest = sealed.load_shown(saved / "manifest.json")
     except (OSError, ValueError):
         return ()
     return tuple(_entry(entry["path"], saved / entry["copy"]) if entry.get("existed") and entry.get("copy") else
@@ -246,7 +246,7 @@ def receipt_changes(receipt: Receipt, root: Path | None) -> tuple[FileDiff, ...]
                                        after_label="written" if call.tool == "fs.write" else "appended"))
             continue
         before = saved[key]
-        if isinstance(before, Path):
+        if isinstance(before, SavedTree):
             changes.extend(_tree_changes(key, before, root))
             continue
         if call.tool == "fs.move" and path == call.args.get("dst"):
@@ -276,17 +276,17 @@ def _after(call: ToolCall, path: str, before: bytes | None, root: Path | None) -
     return (problem, "") if problem else (now, "now")
 
 
-def _tree_changes(path: str, copy: Path, root: Path | None) -> list[FileDiff]:
+def _tree_changes(path: str, saved: SavedTree, root: Path | None) -> list[FileDiff]:
     """Each file that differs between a snapshotted directory and that directory now."""
     if root is None:
-        entry = _entry(path, copy)
+        entry = _entry(path, saved.copy)
         return [FileDiff(path, None, None, (), f"a directory of {entry.files} files in the snapshot; "
                                                 "its environment cannot be read here")]
     try:
         now_dir = confined.check_components(root, path) if path != "." else root
     except (OSError, WardenError) as exc:
         return [FileDiff(path, None, None, (), f"not read: {exc}")]
-    then, now = _files(copy), _files(now_dir)
+    then, now = saved.files(), _files(now_dir)
     looked = [name for name in sorted(set(then) | set(now)) if _stamp(then.get(name)) != _stamp(now.get(name))]
     prefix = "" if path == "." else path + "/"
     shown: list[FileDiff] = []
@@ -321,14 +321,41 @@ def _content(file: tuple[Path, os.stat_result] | None) -> bytes | None:
     return None if file is None else file[0].read_bytes()
 
 
-def _saved(saved: Path, root: Path | None = None) -> dict[str, bytes | None | Path]:
+@dataclass(frozen=True)
+class SavedTree:
+    """A directory as a snapshot keeps it: its copy, and its manifest node (None in snapshots from before nodes),
+    which names each child's copy (by number since names could hold secrets; by name before that)."""
+
+    copy: Path
+    node: dict | None
+
+    def files(self) -> dict[str, tuple[Path, os.stat_result]]:
+        """Every regular file in it by relative path, as `_files` gives a directory in the workspace."""
+        if self.node is None:
+            return _files(self.copy)
+        found: dict[str, tuple[Path, os.stat_result]] = {}
+        _node_files(self.node, self.copy, "", found)
+        return found
+
+
+def _node_files(node: dict, copy: Path, prefix: str, found: dict[str, tuple[Path, os.stat_result]]) -> None:
+    for name, child in node.get("children", []):
+        inner = copy / child.get("copy", name)
+        if child.get("type") == "file":
+            found[prefix + name] = (inner, os.lstat(inner))
+        elif child.get("type") == "dir":
+            _node_files(child, inner, f"{prefix}{name}/", found)
+
+
+def _saved(saved: Path, root: Path | None = None) -> dict[str, bytes | None | SavedTree]:
     """Each path of a snapshot: its file's bytes, None where nothing was, or the copy of a directory. An inverse
-    snapshot keeps no copy; what was there is read back from the workspace where the inverse can vouch for it."""
+    snapshot keeps no copy; what was there is read back from the workspace where the inverse can vouch for it.
+    Paths holding a secret are as a person may see them (redacted)."""
     try:
-        manifest = json.loads((saved / "manifest.json").read_text(encoding="utf-8"))
+        manifest = sealed.load_shown(saved / "manifest.json")
     except (OSError, ValueError):
         return {}
-    files: dict[str, bytes | None | Path] = {}
+    files: dict[str, bytes | None | SavedTree] = {}
     for entry in manifest:
         if not entry.get("existed"):
             files[entry["path"]] = None
@@ -342,7 +369,8 @@ def _saved(saved: Path, root: Path | None = None) -> dict[str, bytes | None | Pa
         if stat.S_ISREG(os.lstat(copy).st_mode):
             files[entry["path"]] = copy.read_bytes()
         else:
-            files[entry["path"]] = copy
+            node = entry.get("node")
+            files[entry["path"]] = SavedTree(copy, node if node and node.get("type") == "dir" else None)
     return files
 
 
@@ -352,7 +380,7 @@ def _before_inverse(saved: Path, root: Path | None, path: str) -> bytes | None:
     if root is None:
         return None
     try:
-        inverse = json.loads((saved / INVERSE).read_text(encoding="utf-8"))
+        inverse = sealed.load_shown(saved / INVERSE)
         if inverse.get("op") == "truncate" and inverse.get("path") == path:
             now = confined.read_regular(root, path)[: inverse["length"]]
             return now if hashlib.sha256(now).hexdigest() == inverse["prefix_sha256"] else None
@@ -411,5 +439,5 @@ def paths_of(receipt: Receipt) -> tuple[str, ...] | None:
     if receipt.reversal is Reversal.AUDIT_ONLY:
         return None
     if snapshot_state(receipt) == "kept" and receipt.snapshot_path:
-        return tuple(snapshot_paths(Path(receipt.snapshot_path)))
+        return tuple(shown_paths(Path(receipt.snapshot_path)))
     return touched(receipt.call)

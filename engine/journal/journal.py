@@ -20,10 +20,12 @@ import aiosqlite
 from engine.envs.environment import Environment, SnapshotDeclined
 from engine.envs.workspace import blobs, overlay
 from engine.journal import deferred
-from engine.errors import WardenError
+from engine.errors import WardenError, one_line
 from engine.journal.receipt import Receipt, Reversal, SnapshotKind
 from engine.journal.reversers import Invertible
+from engine.redaction import sealed
 from engine.redaction.calls import recorded_call
+from engine.tools.abridge import abridged
 from engine.redaction.redactor import Redactor
 from engine.store import Store
 from engine.store.matching import containing
@@ -126,15 +128,15 @@ class Journal:
         saved = Path(prepared.snapshot_path)
         try:
             held = await env.fingerprint(env.snapshot_targets(saved))
-            if held is not None:
-                await asyncio.to_thread((saved / AFTER).write_text, json.dumps(held), "utf-8")
+            if held is not None:  # its keys are paths: a secret in one is sealed, as in the manifest
+                await asyncio.to_thread(sealed.dump, self._store.redactor, saved / AFTER, held)
         except (OSError, WardenError, ValueError):
             pass
 
     async def _edited(self, env: Environment, receipt: Receipt, saved: Path) -> list[str]:
         """Paths whose content, type or mode differ from what the call left: changed since, by no receipt."""
         try:
-            left = json.loads(await asyncio.to_thread((saved / AFTER).read_text, "utf-8"))
+            left = await asyncio.to_thread(sealed.load, self._store.redactor, saved / AFTER)
         except FileNotFoundError:
             return []
         now = await env.fingerprint(env.snapshot_targets(saved)) or {}
@@ -152,7 +154,7 @@ class Journal:
         if not (Path(prepared.snapshot_path) / "manifest.json").exists():
             return prepared.deferred and not deferred.declined(Path(prepared.snapshot_path))
         try:
-            await _reverse(env, Path(prepared.snapshot_path))
+            await _reverse(env, Path(prepared.snapshot_path), self._store.redactor)
         except UndoError:
             return False
         return True
@@ -283,11 +285,35 @@ class Journal:
                     blockers.append(f"{later.id} (ran with no snapshot: what it changed is unknown)")
                 continue
             saved = Path(later.snapshot_path)
-            if (saved / "manifest.json").exists() and any(
-                env.overlaps(mine, theirs) for mine in covered for theirs in env.snapshot_targets(saved)
-            ):
+            try:
+                theirs = env.snapshot_targets(saved) if (saved / "manifest.json").exists() else []
+            except (OSError, ValueError):  # its snapshot went while this undo looked: gc took it, or an undo
+                if (await self.get(later.id)).reversal is not Reversal.REVERSED and not force:
+                    blockers.append(f"{later.id} (its snapshot went while this undo looked: what it changed is unknown)")
+                continue
+            if any(env.overlaps(mine, path) for mine in covered for path in theirs):
                 blockers.append(later.id)
         return blockers
+
+    async def _cut_off(self, env: Environment, covered: list[str]) -> str | None:
+        """A step of an unfinished task in this environment left written ahead (its runner died, or it waits
+        for a person after that) whose snapshot overlaps `covered`: resuming it may restore that snapshot,
+        putting back what an undo now would remove. Steps acting now are kept out by the environment's fence."""
+        rows = await self._store.fetchall(
+            "SELECT s.task_id, s.idx, s.pending FROM steps s JOIN tasks t ON t.id = s.task_id"
+            " WHERE s.status = 'dispatching' AND s.pending IS NOT NULL AND t.env = ? AND t.status IN (?, ?, ?)",
+            (env.identity, "queued", "running", "paused"))
+        for row in rows:
+            saved = (json.loads(row["pending"]).get("prepared") or {}).get("snapshot_path")
+            if not saved or not (Path(saved) / "manifest.json").exists():
+                continue
+            try:
+                theirs = env.snapshot_targets(Path(saved))
+            except (OSError, ValueError):
+                continue  # settled and dropped meanwhile
+            if any(env.overlaps(mine, path) for mine in covered for path in theirs):
+                return f"step {row['idx']} of task {row['task_id']}"
+        return None
 
     async def undo(self, receipt_id: str, env_for: Callable[[Receipt], Environment], force: bool = False,
                    resuming: bool = False) -> Receipt:
@@ -310,23 +336,12 @@ class Journal:
             self._refuse(receipt)
         env = env_for(receipt)
         path = Path(receipt.snapshot_path)
-        if not (path / "manifest.json").exists():
-            await self._store.execute(
-                "UPDATE receipts SET reversal = ? WHERE id = ?", (Reversal.IRRECOVERABLE.value, receipt_id)
-            )
-            raise UndoError(f"snapshot of receipt {receipt_id} is missing; marked irrecoverable")
-        blockers = await self._later_changes(env, receipt, env.snapshot_targets(path), force)
-        if blockers:
-            hint = "undo those first" if force or "unknown" not in " ".join(blockers) else "undo those first, or force"
-            raise UndoError(
-                f"receipt {receipt_id}: later receipt(s) {', '.join(blockers[:3])} may have changed the same paths; {hint}"
-            )
-        if not force and not resuming and (edited := await self._edited(env, receipt, path)):
-            more = f" and {len(edited) - 3} more" if len(edited) > 3 else ""
-            raise UndoError(
-                f"receipt {receipt_id}: {', '.join(edited[:3])}{more} changed since the call, by no receipt (a person's"
-                " edit?); undoing would discard that change; force to restore the snapshot anyway"
-            )
+        try:
+            await self._check(env, receipt, path, force, resuming)
+        except (OSError, ValueError) as exc:  # the snapshot went while it was read: gc took it, most likely
+            self._refuse(await self.get(receipt_id))
+            await self._missing(receipt)
+            raise UndoError(f"receipt {receipt_id}: its snapshot could not be read ({one_line(exc)})") from None
         claimed = resuming or await self._store.execute(
             "UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",
             (Reversal.REVERSING.value, receipt_id, Reversal.REVERSIBLE.value),
@@ -334,7 +349,7 @@ class Journal:
         if not claimed:
             self._refuse(await self.get(receipt_id))
         try:
-            await _reverse(env, path)
+            await _reverse(env, path, self._store.redactor)
         except BaseException:
             await self._store.execute("UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",
                                       (Reversal.REVERSIBLE.value, receipt_id, Reversal.REVERSING.value))
@@ -346,6 +361,41 @@ class Journal:
         await asyncio.to_thread(shutil.rmtree, path, True)
         return await self.get(receipt_id)
 
+    async def _check(self, env: Environment, receipt: Receipt, path: Path, force: bool, resuming: bool) -> None:
+        """Refuse (UndoError) an undo whose snapshot is gone, that would discard a later change, that a step cut
+        off mid-dispatch would put back, or (unless forced or resuming) that would discard a person's edit."""
+        await self._missing(receipt)
+        covered = env.snapshot_targets(path)
+        blockers = await self._later_changes(env, receipt, covered, force)
+        if blockers:
+            hint = "undo those first" if force or "unknown" not in " ".join(blockers) else "undo those first, or force"
+            raise UndoError(
+                f"receipt {receipt.id}: later receipt(s) {', '.join(blockers[:3])} may have changed the same paths;"
+                f" {hint}"
+            )
+        if cut_off := await self._cut_off(env, covered):
+            raise UndoError(
+                f"receipt {receipt.id}: {cut_off} was cut off mid-dispatch holding a snapshot of the same paths, and"
+                " resuming it may roll them back to that snapshot; let its task resume (or cancel it) first"
+            )
+        if not force and not resuming and (edited := await self._edited(env, receipt, path)):
+            more = f" and {len(edited) - 3} more" if len(edited) > 3 else ""
+            raise UndoError(
+                f"receipt {receipt.id}: {', '.join(edited[:3])}{more} changed since the call, by no receipt (a"
+                " person's edit?); undoing would discard that change; force to restore the snapshot anyway"
+            )
+
+    async def _missing(self, receipt: Receipt) -> None:
+        """Mark the receipt irrecoverable and refuse when its snapshot is gone, unless something else changed
+        it first (gc demoted it, another undo claimed it): then refuse for that reason, keeping its record."""
+        if await asyncio.to_thread((Path(receipt.snapshot_path) / "manifest.json").exists):
+            return
+        marked = await self._store.execute("UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",
+                                           (Reversal.IRRECOVERABLE.value, receipt.id, receipt.reversal.value))
+        if marked != 1:
+            self._refuse(await self.get(receipt.id))
+        raise UndoError(f"snapshot of receipt {receipt.id} is missing; marked irrecoverable")
+
     @staticmethod
     def _refuse(receipt: Receipt) -> None:
         """Raise the reason a receipt cannot be undone now, if there is one."""
@@ -356,12 +406,12 @@ class Journal:
         if not receipt.undoable:
             raise UndoError(f"receipt {receipt.id} is {receipt.reversal.value}: Warden claims no undo for it")
 
-async def _reverse(env: Environment, saved: Path) -> None:
+async def _reverse(env: Environment, saved: Path, redactor: Redactor) -> None:
     """Put back what a snapshot directory says the call changed: the one place undo and rollback act.
     An inverse snapshot runs its inverse (refused, as an `UndoError`, when its precondition fails)."""
     if isinstance(env, Invertible):
         try:
-            left = json.loads(await asyncio.to_thread((saved / AFTER).read_text, "utf-8"))
+            left = await asyncio.to_thread(sealed.load, redactor, saved / AFTER)
         except (OSError, ValueError):
             left = None
         try:
@@ -379,13 +429,14 @@ def _reversal_without_snapshot(tier: Tier, compensation: Compensation | None) ->
 
 
 async def _insert(db: aiosqlite.Connection, receipt: Receipt, redactor: Redactor) -> None:
-    """Write the receipt with its call's secrets sealed away and its summary redacted."""
+    """Write the receipt with its call's secrets sealed away, its long text abridged (its step keeps the call
+    whole: `engine/tools/abridge.py`) and its summary redacted."""
     await db.execute(
         "INSERT INTO receipts (id, task_id, step_idx, call, tier, snapshot_kind, snapshot_path, reversal,"
         " summary, created_at, env, system, system_key, deadline, compensation, undoes)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            receipt.id, receipt.task_id, receipt.step_idx, recorded_call(redactor, receipt.call).canonical(),
+            receipt.id, receipt.task_id, receipt.step_idx, abridged(recorded_call(redactor, receipt.call)).canonical(),
             receipt.tier.value, receipt.snapshot_kind.value, receipt.snapshot_path, receipt.reversal.value,
             redactor.text(receipt.summary),
             receipt.created_at, receipt.env, *_compensation_columns(receipt.compensation), receipt.undoes,

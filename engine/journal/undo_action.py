@@ -6,6 +6,10 @@ the gate's reason; an ask is approved by the person undoing, and the receipt say
 receipt (`undoes` names the receipt undone) is audit only: it is never a later change that stands
 in the way of undoing an earlier receipt, and a task's undo passes over it.
 
+An undo acts in its environment alone (`EnvironmentFence.alone`): it waits a little for the steps acting
+there, then refuses in one line, so it never restores paths a running call may still change or has
+snapshotted and not yet receipted.
+
 An undo holds the receipt's lock (`flock` on `fences/undo-<receipt>.lock`) from its claim to its end,
 so a receipt left `reversing` whose lock is free was claimed by an undo that died. A restore is
 resumed (a snapshot restores the same twice, and each inverse passes over work already done); a
@@ -24,6 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from engine.envs.environment import Environment
+from engine.envs.fence import Busy, EnvironmentFence
 from engine.gate.gate import Decision, Gate
 from engine.journal.compensation import Compensated, Compensations
 from engine.journal.journal import Journal, UndoError
@@ -40,9 +45,10 @@ class Undoer:
     """The one undo path: the console, the CLI and `undo_task` all come through `undo`."""
 
     def __init__(self, store: Store, journal: Journal, gate: Gate, registry: ToolRegistry,
-                 env_for: Callable[[Receipt], Environment], locks: Path,
+                 env_for: Callable[[Receipt], Environment], locks: Path, fence: EnvironmentFence,
                  clock: Callable[[], float] = time.time) -> None:
         self._locks = locks
+        self._fence = fence
         self._store = store
         self._journal = journal
         self._gate = gate
@@ -52,11 +58,15 @@ class Undoer:
     async def undo(self, receipt_id: str, force: bool, by: str) -> Receipt:
         """Undo the receipt (restore its snapshot, or run its compensation) and write the undo's own receipt;
         returns the undone receipt as it is now (`reversed`)."""
-        await self._journal.get(receipt_id)  # an unknown id is refused before any lock file is made
+        receipt = await self._journal.get(receipt_id)  # an unknown id is refused before any lock file is made
         with self._held(receipt_id) as held:
             if not held:
                 raise UndoError(f"receipt {receipt_id} is being undone by another process")
-            return await self._undo(receipt_id, force, by)
+            try:
+                async with self._fence.alone(self._env_for(receipt).identity):
+                    return await self._undo(receipt_id, force, by)
+            except Busy as busy:
+                raise UndoError(f"receipt {receipt_id}: {busy}") from None
 
     async def _undo(self, receipt_id: str, force: bool, by: str) -> Receipt:
         receipt = await self._journal.get(receipt_id)

@@ -26,7 +26,7 @@ _STOPWORDS = frozenset({"the", "for", "to", "in", "a", "an", "of", "and", "with"
 _TRAILING = ".,;:!?)"
 
 
-def lift(goal: str, trace: list[ToolCall], chosen: list[str] = ()) -> dict[str, str]:
+def lift(goal: str, trace: list[ToolCall], chosen: Sequence[str] = ()) -> dict[str, str]:
     """Name each value of the goal that the run used: `{name: value}`.
 
     Candidates are quoted phrases, words with digits (a lone digit too) or path characters,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ from programs import SHIPPED
 
 DAY = 86400.0
 HELD = ("queued", "running", "paused")  # an unfinished task may still replay the program it was given
+QUIET_MS = 500
+"""How long the watch of program files waits for a change before it says it is still there: its first word, a
+change or this silence, proves it is following (`Corpus.following`); idle, it wakes this often."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,9 @@ class Corpus:
         self._store = store
         self.directory = directory
         self._parsed: dict[str, tuple[tuple, Program]] = {}
+        self.following = threading.Event()
+        """Set while `watch` is sure to see every change made to the directory from now on (any thread may ask,
+        e.g. before editing a file it expects to be reloaded); cleared when the watch ends."""
         # The project's shipped programs are only ever read: a home whose programs folder is that
         # folder (WARDEN_HOME at a checkout) keeps its programs in the database alone.
         self._mirrored = directory.resolve() != SHIPPED.resolve()
@@ -270,29 +277,35 @@ class Corpus:
         (the stored version goes on serving), and an edited program is yielded, unstored, for the verify
         gate to judge: verification is the database's word, never a file's.
 
-        A file whose program equals the stored one is skipped, so Warden's own writes cause no loop.
+        A file whose program equals the stored one is skipped, so Warden's own writes cause no loop. A change
+        made before the watcher is set up is not seen: `following` says when it is.
         """
         self.directory.mkdir(parents=True, exist_ok=True)
-        async for changes in awatch(self.directory, stop_event=stop, debounce=200, step=50):
-            for change, name in sorted(changes):
-                path = Path(name)
-                if path.suffix != ".json" or path.name.startswith("."):
-                    continue
-                if change is Change.deleted:
-                    if not path.exists() and await self.remove(path.stem):
-                        yield ProgramRemoved(None, path.stem)
-                    continue
-                try:
-                    program = Program.load(path)
-                except ProgramError as exc:
-                    yield ProgramRejected(None, "", f"{exc}; the stored version, if any, is unchanged")
-                    continue
-                stored = await self.get(program.id)
-                if stored is not None and stored.same_as(program):
-                    continue
-                yield program.with_verification({
-                    "status": "unverified", "when": time.time(), "passed": False,
-                    "how": f"loaded from {path.name}, edited outside Warden"})
+        try:
+            async for changes in awatch(self.directory, stop_event=stop, debounce=200, step=50,
+                                        rust_timeout=QUIET_MS, yield_on_timeout=True):
+                self.following.set()
+                for change, name in sorted(changes):
+                    path = Path(name)
+                    if path.suffix != ".json" or path.name.startswith("."):
+                        continue
+                    if change is Change.deleted:
+                        if not path.exists() and await self.remove(path.stem):
+                            yield ProgramRemoved(None, path.stem)
+                        continue
+                    try:
+                        program = Program.load(path)
+                    except ProgramError as exc:
+                        yield ProgramRejected(None, "", f"{exc}; the stored version, if any, is unchanged")
+                        continue
+                    stored = await self.get(program.id)
+                    if stored is not None and stored.same_as(program):
+                        continue
+                    yield program.with_verification({
+                        "status": "unverified", "when": time.time(), "passed": False,
+                        "how": f"loaded from {path.name}, edited outside Warden"})
+        finally:
+            self.following.clear()
 
 
 def _stats(row) -> ProgramStats:

@@ -17,9 +17,10 @@ from typing import Any
 import networkx as nx
 
 from engine.errors import WardenError
-from engine.programs.predicates import PredicateError, validate
+from engine.programs.predicates import PredicateError, forms, validate
 from engine.programs.template import PARAM, GoalTemplate
 from engine.tools.call import ToolCall
+from engine.wellformed import json_problem
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
 FORMAT = "warden.program/1"
@@ -160,28 +161,44 @@ class Program:
 
     @classmethod
     def from_json(cls, raw: Any, where: str = "program") -> "Program":
-        if isinstance(raw, dict) and raw.get("format", FORMAT) != FORMAT:
+        """A program from its JSON, every field of the type it must have; anything else, whatever its shape
+        (a wrong type anywhere, nesting past `DEPTH`, a lone surrogate), is a `ProgramError` in one line."""
+        if not isinstance(raw, dict):
+            raise ProgramError(f"{where}: a program is a JSON object, got {_kind(raw)}")
+        problem = json_problem(raw)
+        if problem is not None:
+            raise ProgramError(f"{where}: malformed program ({problem})")
+        if raw.get("format", FORMAT) != FORMAT:
             raise ProgramError(f"{where}: format {raw.get('format')!r:.40} is not {FORMAT!r}, the one this Warden reads")
         try:
             revision = raw.get("revision", 1)
             if type(revision) is not int or revision < 1:
                 raise ValueError("revision must be a whole number from 1")
+            params = _field(raw, "params", dict, {})
+            for name, spec in params.items():
+                if not isinstance(spec, dict):
+                    raise ValueError(f"params.{name:.40} must be an object (its type and example), got {_kind(spec)}")
+            env = _field(raw, "env", dict, {"kind": "workspace"})
+            if not isinstance(env.get("kind", "workspace"), str):
+                raise ValueError(f"env.kind must be a string, got {_kind(env['kind'])}")
             program = cls(
                 id=_text(raw, "id"),
                 signature=_text(raw, "signature"),
-                description=str(raw.get("description", "")),
+                description=_field(raw, "description", str, ""),
                 goal_template=_text(raw, "goal_template"),
-                params=dict(raw.get("params", {})),
-                env=dict(raw.get("env", {"kind": "workspace"})),
+                params=dict(params),
+                env=dict(env),
                 start=_text(raw, "start"),
-                states=tuple(State(_text(s, "id"), str(s.get("description", "")), s["check"]) for s in raw["states"]),
+                states=tuple(State(_text(s, "id"), _field(s, "description", str, ""), s["check"])
+                             for s in _items(raw, "states")),
                 transitions=tuple(
-                    Transition(_text(t, "from"), _text(t, "to"), ToolCall.from_json(t["action"]), t.get("guard"))
-                    for t in raw["transitions"]
+                    Transition(_text(t, "from"), _text(t, "to"), ToolCall.from_json(t["action"]),
+                               _field(t, "guard", dict, None))
+                    for t in _items(raw, "transitions")
                 ),
-                terminal=tuple(raw["terminal"]),
-                provenance=dict(raw.get("provenance", {})),
-                verification=dict(raw.get("verification", {})),
+                terminal=tuple(_text_list(raw, "terminal")),
+                provenance=dict(_field(raw, "provenance", dict, {})),
+                verification=dict(_field(raw, "verification", dict, {})),
                 revision=revision,
             )
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
@@ -191,10 +208,14 @@ class Program:
 
     @classmethod
     def load(cls, path: Path) -> "Program":
+        """The program a file holds; a file that cannot be read, is not JSON (numbers past what Python
+        converts included) or is nested past what the decoder recurses into is a `ProgramError`."""
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise ProgramError(f"{path}: not a readable JSON program ({exc})") from None
+        except RecursionError:
+            raise ProgramError(f"{path}: not a readable JSON program (nested too deeply)") from None
         return cls.from_json(raw, where=str(path))
 
     def validate(self, where: str = "program") -> None:
@@ -207,6 +228,10 @@ class Program:
         for transition in self.transitions:
             if transition.source not in known or transition.target not in known:
                 raise ProgramError(f"{where}: transition {transition.source}→{transition.target} dangles")
+        try:
+            forms(self.kind)
+        except PredicateError as exc:
+            raise ProgramError(f"{where}: {exc}") from None
         if self.start not in known or not self.terminal or not set(self.terminal) <= known:
             raise ProgramError(f"{where}: start or terminal states are not among the states")
         graph = self.graph()
@@ -236,7 +261,57 @@ class Program:
 
 
 def _text(raw: Any, key: str) -> str:
+    if not isinstance(raw, dict):
+        raise TypeError(f"expected an object holding {key!r}, got {_kind(raw)}")
     value = raw[key]
     if not isinstance(value, str) or not value:
         raise ValueError(f"{key} must be a non-empty string")
     return value
+
+
+def _field(raw: Any, key: str, kind: type, default: Any) -> Any:
+    """`raw[key]` when it is a `kind`; `default` when it is absent (or null, where the default is None)."""
+    if not isinstance(raw, dict):
+        raise TypeError(f"expected an object holding {key!r}, got {_kind(raw)}")
+    value = raw.get(key, default)
+    if value is None and default is None:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise ValueError(f"{key} must be {_NAMES[kind]}, got {_kind(value)}")
+    return value
+
+
+def _items(raw: dict, key: str) -> list[dict]:
+    """A required list of objects (states, transitions)."""
+    value = raw[key]
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise ValueError(f"{key} must be a list of objects, got {_kind(value)}")
+    return value
+
+
+def _text_list(raw: dict, key: str) -> list[str]:
+    """A required list of non-empty strings (the terminal states)."""
+    value = raw[key]
+    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+        raise ValueError(f"{key} must be a list of state ids, got {_kind(value)}")
+    return value
+
+
+_NAMES: dict[type, str] = {dict: "an object", str: "a string", list: "a list"}
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's kind as a person reads it: `null`, `a number`, `a list of 3`, …"""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

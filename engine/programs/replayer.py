@@ -128,14 +128,14 @@ class Replayer:
     async def _arrive(self, state: State) -> tuple[Transition | None, Checked]:
         """Wait until a branch's guard or the state's check holds; the transition to take (None at a
         terminal state), and the check that let it."""
-        guarded = [t for t in self.program.leaving(state.id) if t.guard is not None]
+        guarded = [(t, t.guard) for t in self.program.leaving(state.id) if t.guard is not None]
         plain = [t for t in self.program.leaving(state.id) if t.guard is None]
         terminal = state.id in self.program.terminal
         began = time.monotonic()
         while True:
-            for transition in guarded:
-                if await holds(transition.guard, self.env, self.params):
-                    return transition, self._passed(state.id, transition.guard, began)
+            for transition, guard in guarded:
+                if await holds(guard, self.env, self.params):
+                    return transition, self._passed(state.id, guard, began)
             if await holds(state.check, self.env, self.params):
                 if terminal or plain:
                     return (None if terminal else plain[0]), self._passed(state.id, state.check, began)

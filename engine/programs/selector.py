@@ -41,7 +41,7 @@ def select(goal: str, programs: list[Program]) -> tuple[Program, dict[str, str]]
     best: tuple[int, Program, dict[str, str]] | None = None
     for program in programs:
         params = program.bind(goal)
-        if not binds(program, params):
+        if params is None or not binds(program, params):
             continue
         literal = sum(len(part) for part in program.template.literals)
         if best is None or literal > best[0]:

@@ -19,6 +19,7 @@ program did anything.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from pathlib import Path
 from engine.envs.environment import Environment
 from engine.errors import WardenError, one_line
 from engine.gate.gate import Decision, Gate
+from engine.programs import rooms
 from engine.programs.predicates import holds, interpolate
 from engine.programs.program import Program
 from engine.programs.replayer import Checked, ReplayEnd, Replayer
@@ -106,17 +108,22 @@ class Verifier:
         if containment is Containment.FORK:
             if clean is None or not clean.can_fork:
                 return Verification(Verdict.UNVERIFIED, "no forkable start state was kept for this run")
-            fork = await clean.fork(self._scratch)
-            try:
-                return await self._rerun(program, params, fork, evaluator, containment, judge or _predicate)
-            finally:
-                await fork.close()
+            async with rooms.room(self._scratch) as place:  # swept if this process dies before it is left
+                fork = await clean.fork(place)
+                try:
+                    return await self._rerun(program, params, fork, evaluator, containment, judge or _predicate)
+                finally:
+                    await fork.close()
         assert live is not None
         try:
             await live.reset({**spec, **({"read_only": True} if containment is Containment.READ_ONLY else {})})
         except WardenError as exc:
             return Verification(Verdict.UNVERIFIED, f"the spec's start could not be opened again: {one_line(exc)}")
         return await self._rerun(program, params, live, evaluator, containment, judge or _predicate)
+
+    async def sweep(self, older_than: float) -> list[str]:
+        """Remove the forks of verifications whose process died (`rooms`); the names removed."""
+        return await asyncio.to_thread(rooms.sweep, self._scratch, older_than)
 
     def _containment(self, program: Program, call: ToolCall, live: Environment | None,
                      resettable: bool) -> Containment | Verification:
@@ -151,7 +158,8 @@ class Verifier:
                                     "cannot tell whether the program does anything")
             result = await Replayer(program, params, env, self._dispatch_in(env), _ignore).run()
             if result.end is not ReplayEnd.COMPLETED:
-                if containment is Containment.READ_ONLY and getattr(env, "writes_refused", 0):
+                refused: int = getattr(env, "writes_refused", 0)  # only environments with a write guard count them
+                if containment is Containment.READ_ONLY and refused:
                     return Verification(Verdict.UNVERIFIED, f"a step changes the site ({result.message}); re-running "
                                         "it would repeat that: accept the program, or declare the spec resettable")
                 why = f"replay did not complete: {result.end.value} at {result.state_id} {result.message}"

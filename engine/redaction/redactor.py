@@ -52,8 +52,13 @@ class Redactor:
     def _keyed(self) -> bytes:
         if self._key is None:
             self._key = home_key(self.home)
-            self._vault = Vault(self.home, self._key)
         return self._key
+
+    def _opened(self) -> Vault:
+        """This home's vault, opened with its key on first use."""
+        if self._vault is None:
+            self._vault = Vault(self.home, self._keyed())
+        return self._vault
 
     def tag(self, value: str) -> str:
         digest = hmac.new(self._keyed(), value.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
@@ -61,6 +66,10 @@ class Redactor:
 
     def placeholder(self, value: str) -> str:
         return f"[secret:hmac:{self.tag(value)}]"
+
+    def seal(self, value: str) -> str:
+        """The placeholder of `value` as a whole, its value sealed in the vault so `reveal` gives it back."""
+        return self._replace(value, keep=True)
 
     def matches(self, value: str, recorded: str) -> bool:
         """Whether `recorded` (a placeholder, or text holding one) stands for `value`."""
@@ -132,15 +141,14 @@ class Redactor:
         with self._lock:
             self._known[tag] = value
             if keep and tag not in self._sealed:
-                self._vault.put(tag, value)
+                self._opened().put(tag, value)
                 self._sealed.add(tag)
         return f"[secret:hmac:{tag}]"
 
     def _value(self, tag: str) -> str:
         if tag not in self._known:
-            self._keyed()
-            self._known.update(self._vault.load())
+            self._known.update(self._opened().load())
         if tag not in self._known:
-            raise SecretLost(f"a recorded call needs secret [secret:hmac:{tag}], which {self._vault.path} does not "
+            raise SecretLost(f"a recorded call needs secret [secret:hmac:{tag}], which {self._opened().path} does not "
                              f"hold; it cannot be run again as recorded")
         return self._known[tag]

@@ -7,6 +7,7 @@ guards the file, so a corrupt or newer database is refused, never overwritten.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -15,17 +16,36 @@ from typing import Any
 
 import aiosqlite
 
-from engine.errors import WardenError
+from engine.errors import DiskFull, WardenError
 from engine.redaction.redactor import Redactor
 from engine.store.migrations import MIGRATIONS
 
 _HEADER = b"SQLite format 3\x00"
 APPLICATION_ID = 0x57415244  # "WARD": marks the file as Warden's, so no other program's database is taken for one
 _OWN_TABLES = {"tasks", "steps", "receipts", "task_events", "approvals", "programs"}
+_LOW_SPACE = 1 << 20  # an I/O error with less than this left on the disk is taken for a full disk
 
 
 class StoreError(WardenError):
     """The database cannot be used as it is; nothing was written to it."""
+
+
+def failure(path: Path, exc: sqlite3.Error, what: str) -> WardenError:
+    """The error a failed statement is raised as: `DiskFull` when the disk holding the database is full
+    (SQLite says so, or an I/O error on a disk with no space left), which no retry can mend; else a
+    `StoreError` saying `what` (busy, damaged: the callers that retry, retry those)."""
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    if code == sqlite3.SQLITE_FULL or code == sqlite3.SQLITE_IOERR and _no_space(path):
+        return DiskFull(f"the disk holding {path} is full ({exc}): nothing was written")
+    return StoreError(f"database {path}: {exc}; {what}")
+
+
+def _no_space(path: Path) -> bool:
+    try:
+        stat = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return stat.f_bavail * stat.f_frsize < _LOW_SPACE
 
 
 class Store:
@@ -59,7 +79,7 @@ class Store:
             await store._migrate(version)
         except sqlite3.DatabaseError as exc:
             await db.close()
-            raise StoreError(f"database {path} is unusable: {exc}") from None
+            raise failure(path, exc, "it is unusable") from None
         except StoreError:
             await db.close()
             raise
@@ -95,7 +115,10 @@ class Store:
     async def _refuse_newer(self) -> int:
         """The schema version, checked before anything (even the switch to WAL) writes to the file."""
         async with self._db.execute("PRAGMA user_version") as cursor:
-            version = (await cursor.fetchone())[0]
+            row = await cursor.fetchone()
+        if row is None:
+            raise StoreError(f"database {self.path} reports no schema version")
+        version = row[0]
         if version > len(MIGRATIONS):
             raise StoreError(
                 f"database {self.path} has schema version {version}, newer than this Warden "
@@ -109,7 +132,7 @@ class Store:
         A file with another application id is foreign. One with none is Warden's only if it is
         empty, or if it is a database an older Warden made (its version and tables say so).
         """
-        application = (await self.fetchone("PRAGMA application_id"))[0]
+        application = (await self.fetchrow("PRAGMA application_id"))[0]
         if application == APPLICATION_ID:
             return
         tables = {row[0] for row in await self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -139,7 +162,7 @@ class Store:
                 yield self._db
             except sqlite3.DatabaseError as exc:  # busy, full, or damaged pages: the transaction is undone whole
                 await self._rollback()
-                raise StoreError(f"database {self.path}: {exc}; nothing was written") from None
+                raise failure(self.path, exc, "nothing was written") from None
             except BaseException:
                 await self._rollback()
                 raise
@@ -148,7 +171,7 @@ class Store:
                     await self._db.execute("COMMIT")
                 except sqlite3.DatabaseError as exc:
                     await self._rollback()
-                    raise StoreError(f"database {self.path}: {exc}; nothing was written") from None
+                    raise failure(self.path, exc, "nothing was written") from None
 
     async def _rollback(self) -> None:
         """Undo the open transaction; SQLite may have undone it already (a full disk, an I/O error)."""
@@ -178,6 +201,13 @@ class Store:
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
+
+    async def fetchrow(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row:
+        """The first row of a query that always yields one (an aggregate, a PRAGMA, a row known to exist)."""
+        row = await self.fetchone(sql, params)
+        if row is None:
+            raise StoreError(f"database {self.path} returned no row for: {sql[:80]}")
+        return row
 
     async def close(self) -> None:
         await self._db.close()

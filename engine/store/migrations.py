@@ -127,4 +127,29 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE receipts ADD COLUMN undoes TEXT;
     CREATE INDEX receipts_undoes ON receipts(undoes) WHERE undoes IS NOT NULL;
     """,
+    # What an approval is bound to beyond its call: the digest of the contents of the files its call runs
+    # as code ('' when none), and the start of each file's text as the person was shown it (JSON).
+    """
+    ALTER TABLE approvals ADD COLUMN binding TEXT NOT NULL DEFAULT '';
+    ALTER TABLE approvals ADD COLUMN code TEXT;
+    """,
+    # Where a screen call would act when a person was asked about it (JSON: the page's URL and the element,
+    # `engine/envs/scene.py`); NULL for a call with no screen.
+    """
+    ALTER TABLE approvals ADD COLUMN scene TEXT;
+    """,
+    # A step's whole call and a task's whole spec when they hold long text, written once: their rows, written
+    # again by every change of status, keep them abridged (`engine/tasks/queue.py`). Older rows stay whole.
+    """
+    CREATE TABLE step_calls (
+        task_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        call TEXT NOT NULL,
+        PRIMARY KEY (task_id, idx)
+    );
+    CREATE TABLE task_specs (
+        task_id TEXT PRIMARY KEY,
+        spec TEXT NOT NULL
+    );
+    """,
 )

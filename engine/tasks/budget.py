@@ -6,6 +6,7 @@ resume it). Limits left out are unlimited.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -13,6 +14,11 @@ from typing import Any
 from engine.agents.agent import Usage
 
 LIMITS = ("steps", "wall_s", "tokens", "cost_usd")
+HIGHEST = {"steps": 1_000_000, "wall_s": 366 * 86400.0, "tokens": 10**12, "cost_usd": 1_000_000.0}
+"""The largest value each limit takes: beyond it a limit is no limit, and a number past what the database
+stores would break the task later. Doubling a budget stops here."""
+WHOLE = frozenset({"steps", "tokens"})
+"""Limits that count things, so take whole numbers."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +60,8 @@ class Budget:
         if unknown:
             raise ValueError(f"{where}: unknown limit(s) {sorted(unknown)}; limits are {list(LIMITS)}")
         for name, value in raw.items():
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
-                raise ValueError(f"{where}.{name} must be a positive number, got {value!r}")
+            if value is not None:
+                check_limit(f"{where}.{name}", value, HIGHEST[name], whole=name in WHOLE)
         return cls(**{name: raw.get(name) for name in LIMITS})
 
     def as_json(self) -> dict[str, Any]:
@@ -63,7 +69,7 @@ class Budget:
 
     def doubled(self) -> "Budget":
         """Every limit twice as high: what one key in the console grants a task that ran out."""
-        return Budget(**{name: value * 2 for name, value in self.as_json().items()})
+        return Budget(**{name: min(value * 2, HIGHEST[name]) for name, value in self.as_json().items()})
 
     def over(self, other: "Budget") -> "Budget":
         """This budget with every limit `other` sets replaced by `other`'s."""
@@ -76,3 +82,14 @@ class Budget:
             if allowed is not None and spent.measure(name) >= allowed:
                 return name, spent.measure(name), allowed
         return None
+
+
+def check_limit(field: str, value: Any, highest: float, whole: bool = False) -> None:
+    """Refuse, in one line naming `field`, a limit that is not a finite number in (0, `highest`] (a whole
+    one when `whole`). A NaN limit is never reached, since every comparison with it is false; an infinite
+    one is no limit; a boolean is not a number."""
+    kind = "whole number" if whole else "number"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (whole and not isinstance(value, int)):
+        raise ValueError(f"{field} must be a positive {kind}, got {value!r:.40}")
+    if not math.isfinite(value) or not 0 < value <= highest:
+        raise ValueError(f"{field} must be a finite positive {kind}, at most {highest:,.0f}; got {value!r:.40}")

@@ -2,6 +2,12 @@
 
 A step's life: `proposed` (written before the gate rules on it), `waiting` (for a person),
 `dispatching` (written ahead of its side effect), then `done`, `failed`, `blocked` or `denied`.
+
+Long text is kept out of the rows that change. SQLite writes a whole row again (its overflow pages
+too) on any update, so a 5 MB argument in a `steps` row, or a 5 MB plan in a `tasks` row, would be
+written again by every change of status and every heartbeat, and the file would hold a spare copy.
+So a call or a spec holding text longer than `KEPT_CHARS` is written whole once, in `step_calls` or
+`task_specs` (a call again only if it changes), and its row keeps it abridged (`engine/tools/abridge.py`).
 """
 
 from __future__ import annotations
@@ -23,12 +29,18 @@ from engine.store.matching import containing
 from engine.tasks.budget import Budget, Spent
 from engine.tasks.claim import Claim, LeaseLost
 from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
+from engine.tools.abridge import abridged, abridged_value
 from engine.tools.call import ToolCall
 
 
 SETTLED = ("done", "failed", "blocked", "denied")
 STARTED = "(SELECT MIN(e.at) FROM task_events e WHERE e.task_id = t.id AND e.kind = 'TaskStarted')"
 TASK_WORDS = ("t.id", "t.goal", "t.status", "t.mode", "t.program_id", "t.error", "t.env")
+STEPS = ("SELECT s.*, COALESCE((SELECT c.call FROM step_calls c WHERE c.task_id = s.task_id AND c.idx = s.idx), s.call)"
+         " AS whole_call FROM steps s")
+"""Steps, each with its whole call (`whole_call`): from `step_calls` when it holds long text, else its row's."""
+WHOLE_SPEC = "COALESCE((SELECT ts.spec FROM task_specs ts WHERE ts.task_id = t.id), t.spec) AS whole_spec"
+"""A task's whole spec, selected beside `t.*`: from `task_specs` when it holds long text, else its row's."""
 
 
 class TaskQueue:
@@ -47,11 +59,14 @@ class TaskQueue:
             for spec, env in specs:
                 now = time.time()
                 task_id = "t-" + uuid.uuid4().hex[:8]
+                recorded = self.redactor.scrub(spec.to_json(), keep=True)
+                whole, short = json.dumps(recorded), json.dumps(abridged_value(recorded))
                 await db.execute(
                     "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at, env) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (task_id, self.redactor.text(spec.goal, keep=True),
-                     json.dumps(self.redactor.scrub(spec.to_json(), keep=True)), TaskStatus.QUEUED.value, now, now, env),
+                    (task_id, self.redactor.text(spec.goal, keep=True), short, TaskStatus.QUEUED.value, now, now, env),
                 )
+                if short != whole:
+                    await db.execute("INSERT INTO task_specs (task_id, spec) VALUES (?, ?)", (task_id, whole))
                 ids.append(task_id)
         return [await self.get(task_id) for task_id in ids]
 
@@ -66,10 +81,10 @@ class TaskQueue:
         return replace(task, spec=spec)
 
     async def get(self, task_id: str) -> Task:
-        row = await self._store.fetchone("SELECT * FROM tasks WHERE id = ?", (task_id,))
+        row = await self._store.fetchone(f"SELECT t.*, {WHOLE_SPEC} FROM tasks t WHERE t.id = ?", (task_id,))
         if row is None:
             raise TaskError(f"no task {task_id}")
-        return Task.from_row(row)
+        return _task(row)
 
     async def finished(self, task_id: str) -> bool:
         """True for a task that has ended, and for an id no task has (nothing will resume it)."""
@@ -77,8 +92,8 @@ class TaskQueue:
         return row is None or TaskStatus(row["status"]).finished
 
     async def all(self) -> list[Task]:
-        rows = await self._store.fetchall("SELECT * FROM tasks ORDER BY created_at, rowid")
-        return [Task.from_row(row) for row in rows]
+        rows = await self._store.fetchall(f"SELECT t.*, {WHOLE_SPEC} FROM tasks t ORDER BY t.created_at, t.rowid")
+        return [_task(row) for row in rows]
 
     async def page(self, offset: int, limit: int, text: str = "") -> tuple[list[Task], int]:
         """Tasks newest first from `offset`, each with when it started, and how many match in all (one
@@ -86,12 +101,12 @@ class TaskQueue:
         or environment contain it, in any case (ASCII)."""
         matching, params = containing(text, TASK_WORDS)
         rows = await self._store.fetchall(
-            f"SELECT t.*, {STARTED} AS started_at, (SELECT COUNT(*) FROM tasks t WHERE {matching}) AS total"
+            f"SELECT t.*, {WHOLE_SPEC}, {STARTED} AS started_at, (SELECT COUNT(*) FROM tasks t WHERE {matching}) AS total"
             f" FROM tasks t WHERE {matching} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?",
             (*params, *params, limit, offset))
         if not rows:
             return [], await self.count(text)
-        return [Task.from_row(row) for row in rows], rows[0]["total"]
+        return [_task(row) for row in rows], rows[0]["total"]
 
     async def count(self, text: str = "") -> int:
         """How many tasks `page` would list for `text`."""
@@ -114,9 +129,9 @@ class TaskQueue:
         if not task_ids:
             return []
         marks = ", ".join("?" * len(task_ids))
-        rows = await self._store.fetchall(f"SELECT t.*, {STARTED} AS started_at FROM tasks t WHERE t.id IN ({marks})",
-                                          task_ids)
-        return [Task.from_row(row) for row in rows]
+        rows = await self._store.fetchall(
+            f"SELECT t.*, {WHOLE_SPEC}, {STARTED} AS started_at FROM tasks t WHERE t.id IN ({marks})", task_ids)
+        return [_task(row) for row in rows]
 
     async def claim(self, runner: str, task_id: str | None = None) -> Task | None:
         """Take the oldest queued task (or that one task) for `runner`, raising its epoch; the status check
@@ -145,6 +160,18 @@ class TaskQueue:
             (TaskStatus.RUNNING.value, time.time() - lease_seconds),
         )
         return [row["id"] for row in rows if await self.move(row["id"], TaskStatus.QUEUED, expect=TaskStatus.RUNNING)]
+
+    async def release(self, runner: str) -> list[str]:
+        """Put back in the queue the tasks `runner` holds, as it stops before they rest (a signal, a full disk):
+        another runner takes them up at once rather than after the lease. That claim raises the epoch, so
+        nothing the stopped runner still tries to write lands, and a step it left `dispatching` is settled
+        by its evidence, as after a crash."""
+        async with self._store.transaction() as db:
+            rows = await db.execute_fetchall("SELECT id FROM tasks WHERE status = ? AND claimed_by = ?",
+                                             (TaskStatus.RUNNING.value, runner))
+            await db.execute("UPDATE tasks SET status = ?, updated_at = ? WHERE status = ? AND claimed_by = ?",
+                             (TaskStatus.QUEUED.value, time.time(), TaskStatus.RUNNING.value, runner))
+        return [row[0] for row in rows]
 
     async def move(self, task_id: str, status: TaskStatus, expect: TaskStatus | None = None, error: str | None = None,
                    epoch: int | None = None) -> bool:
@@ -180,18 +207,18 @@ class TaskQueue:
         )
 
     async def step(self, task_id: str, idx: int) -> aiosqlite.Row | None:
-        return await self._store.fetchone("SELECT * FROM steps WHERE task_id = ? AND idx = ?", (task_id, idx))
+        return await self._store.fetchone(f"{STEPS} WHERE s.task_id = ? AND s.idx = ?", (task_id, idx))
 
     async def open_step(self, task_id: str) -> aiosqlite.Row | None:
         """The newest step proposed but not yet settled: resume dispatches it, the agent is not asked again."""
         return await self._store.fetchone(
-            "SELECT * FROM steps WHERE task_id = ? AND status IN ('proposed', 'waiting', 'dispatching')"
-            " ORDER BY idx DESC LIMIT 1", (task_id,)
+            f"{STEPS} WHERE s.task_id = ? AND s.status IN ('proposed', 'waiting', 'dispatching')"
+            " ORDER BY s.idx DESC LIMIT 1", (task_id,)
         )
 
     def call_of(self, step: aiosqlite.Row) -> ToolCall:
         """The real call of a recorded step, its secrets given back from the vault, to be run again."""
-        return revealed_call(self._store.redactor, ToolCall.from_json(json.loads(step["call"])))
+        return revealed_call(self._store.redactor, ToolCall.from_json(json.loads(step["whole_call"])))
 
     async def next_idx(self, task_id: str) -> int:
         row = await self._store.fetchone("SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM steps WHERE task_id = ?", (task_id,))
@@ -201,8 +228,7 @@ class TaskQueue:
         """Every settled step of the task, in order, as an agent is told about it: its own calls as it made
         them (secrets back from the vault), what they printed as recorded (redacted)."""
         rows = await self._store.fetchall(
-            "SELECT idx, call, source, status, output FROM steps WHERE task_id = ?"
-            f" AND status IN {SETTLED} ORDER BY idx", (task_id,)
+            f"{STEPS} WHERE s.task_id = ? AND s.status IN {SETTLED} ORDER BY s.idx", (task_id,)
         )
         return [Turn(row["idx"], self.call_of(row), row["source"], Outcome(row["status"]),
                      row["output"] or "") for row in rows]
@@ -223,10 +249,10 @@ class TaskQueue:
     async def done_calls(self, task_id: str, source: str | None = None) -> list[ToolCall]:
         """The task's done calls in order; with `source`, only the agent's or only the replay's."""
         rows = await self._store.fetchall(
-            "SELECT call FROM steps WHERE task_id = ? AND status = 'done' AND source = coalesce(?, source) ORDER BY idx",
+            f"{STEPS} WHERE s.task_id = ? AND s.status = 'done' AND s.source = coalesce(?, s.source) ORDER BY s.idx",
             (task_id, source),
         )
-        return [ToolCall.from_json(json.loads(row["call"])) for row in rows]
+        return [ToolCall.from_json(json.loads(row["whole_call"])) for row in rows]
 
     async def count_steps(self, task_id: str, source: str, status: str | None = "done") -> int:
         """Steps of one source; with `status=None`, every proposal of that source, settled or not."""
@@ -263,13 +289,22 @@ class TaskQueue:
         output = None if output is None else redactor.text(output)
         pending = None if pending is None else redactor.text(pending)
         call = recorded_call(redactor, call)
+        whole, short = call.canonical(), abridged(call).canonical()
+        if short != whole:
+            await db.execute(
+                "INSERT INTO step_calls (task_id, idx, call) VALUES (?, ?, ?)"
+                " ON CONFLICT (task_id, idx) DO UPDATE SET call = excluded.call WHERE call IS NOT excluded.call",
+                (claim.task_id, idx, whole),
+            )
+        else:
+            await db.execute("DELETE FROM step_calls WHERE task_id = ? AND idx = ?", (claim.task_id, idx))
         await db.execute(
             "INSERT INTO steps (task_id, idx, call, status, source, state_id, receipt_id, output, pending)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (task_id, idx) DO UPDATE SET call = excluded.call, status = excluded.status,"
             " source = excluded.source, state_id = excluded.state_id, pending = excluded.pending,"
             " receipt_id = COALESCE(excluded.receipt_id, receipt_id), output = COALESCE(excluded.output, output)",
-            (claim.task_id, idx, call.canonical(), status, source, state_id, receipt_id, output, pending),
+            (claim.task_id, idx, short, status, source, state_id, receipt_id, output, pending),
         )
 
     async def spent(self, task_id: str) -> Spent:
@@ -307,8 +342,8 @@ class TaskQueue:
 
     async def traces(self, task_id: str) -> list[dict]:
         rows = await self._store.fetchall(
-            "SELECT idx, call, source, status, trace FROM steps WHERE task_id = ? ORDER BY idx", (task_id,))
-        return [{"idx": row["idx"], "call": json.loads(row["call"]), "source": row["source"], "status": row["status"],
+            f"{STEPS} WHERE s.task_id = ? ORDER BY s.idx", (task_id,))
+        return [{"idx": row["idx"], "call": json.loads(row["whole_call"]), "source": row["source"], "status": row["status"],
                  **(json.loads(row["trace"]) if row["trace"] else {})} for row in rows]
 
 
@@ -320,3 +355,8 @@ def _holds_sql(settling: bool) -> str:
 def _held(rows: list, claim: Claim) -> None:
     if not rows:
         raise LeaseLost(f"task {claim.task_id}: claim {claim.epoch} of {claim.runner} no longer holds")
+
+
+def _task(row: aiosqlite.Row) -> Task:
+    """A task from a row selected with its whole spec beside it (`WHOLE_SPEC`)."""
+    return Task.from_row({**dict(row), "spec": row["whole_spec"]})

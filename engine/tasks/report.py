@@ -52,10 +52,8 @@ async def evaluation(runtime: Runtime, task: Task) -> bool | None:
         return None
     if task.status is TaskStatus.SUCCEEDED:
         return True
-    env = runtime.environment(task.env) if task.env else None
-    if env is None:
-        return False
     try:
-        return await judge(evaluator, env, runtime.shell_evaluator)
-    except WardenError:
+        env = runtime.environment(task.env) if task.env else None
+        return await judge(evaluator, env, runtime.shell_evaluator) if env is not None else False
+    except WardenError:  # an environment that cannot be opened (a workspace `placement` refuses) or judged
         return False

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from engine.agents.agent import Act, AgentContext, AgentError, AgentFactory, Finish, Price
 from engine.envs.environment import Environment, Observation
-from engine.errors import WardenError, one_line
+from engine.errors import DiskFull, WardenError, one_line
 from engine.events.bus import EventBus
 from engine.events.records import (
     AgentConcluded, AgentStepped, ApprovalDecided, BudgetExceeded, BudgetRaised, ProgramExtended, ProgramRejected,
@@ -37,12 +37,14 @@ from engine.programs.replayer import Checked, ReplayEnd, Replayer, ReplayResult
 from engine.programs.selector import select
 from engine.programs.splice import extend
 from engine.programs.verifier import Offered, Verdict, Verification, Verifier
+from engine.redaction.calls import revealed_call
 from engine.store import StoreError
 from engine.tasks.budget import Budget
 from engine.tasks.claim import Claim, LeaseLost
 from engine.tasks.evaluator import EvaluatorError, ShellCheck, judge
 from engine.tasks.lease import Lease
 from engine.tasks.queue import TaskQueue
+from engine.tasks.retrace import DoneStep, Retracer
 from engine.tasks.stepper import Stepper
 from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
 from engine.tools.call import ToolCall
@@ -79,6 +81,7 @@ class TaskRunner:
         self._max_steps = max_steps
         self._prices = dict(prices or {})
         self._shell_check = shell_check
+        self._retracer = Retracer(stepper.registry, stepper.gate, stepper.fence)
         self._clean: dict[str, Environment] = {}
         self._holders: dict[str, str] = {}  # environment identity → the task it was last reset for
         self._wake = asyncio.Event()
@@ -145,14 +148,17 @@ class TaskRunner:
 
     async def recover(self) -> None:
         """Tasks whose runner died mid-run (its heartbeat stopped) go back in the queue to resume;
-        start states kept for tasks that have finished since (a runner died holding them), and
-        snapshots a dead runner took but never wrote ahead, are removed."""
+        start states kept for tasks that have finished since (a runner died holding them), forks of
+        verifications whose process died, and snapshots a dead runner took but never wrote ahead, are
+        removed."""
         for task_id in await self.queue.reap(self._lease):
             await self._bus.publish(TaskResumed(task_id, "recovered: its runner stopped without finishing"))
         kept = await asyncio.to_thread(lambda: [p.name for p in self._runs.iterdir()] if self._runs.is_dir() else [])
         for task_id in kept:
             if task_id not in self._clean and await self.queue.finished(task_id):
                 await asyncio.to_thread(shutil.rmtree, self._runs / task_id, True)
+        if self._verifier is not None:
+            await self._verifier.sweep(ORPHAN_AGE)
         await self._stepper.sweep(ORPHAN_AGE)
 
     async def run_until_idle(self) -> None:
@@ -169,7 +175,8 @@ class TaskRunner:
             await self.run(task)
 
     async def serve(self) -> None:
-        """Run tasks as they come, forever; a database that is busy or broken is retried, not fatal."""
+        """Run tasks as they come, forever; a database that is busy or broken is retried, not fatal; a full disk
+        (`DiskFull`) ends it."""
         while True:
             self._wake.clear()
             try:
@@ -182,7 +189,8 @@ class TaskRunner:
                 pass
 
     async def run(self, task: Task) -> None:
-        """Run one claimed task to its next rest; an unexpected error fails it, and never escapes."""
+        """Run one claimed task to its next rest; an unexpected error fails it, and never escapes, except a full
+        disk (`DiskFull`), which is no task's fault and stops the runner."""
         lease = Lease(self.queue.database, Claim(task.id, self.identity, task.epoch), self._lease)
         lease.start()
         try:
@@ -190,6 +198,8 @@ class TaskRunner:
                 await self._run(task, lease)
         except LeaseLost:
             pass
+        except DiskFull:  # no task's fault, and nothing can be recorded: the runner stops, the task stays claimed
+            raise
         except Exception as exc:
             await self._crash(task, exc)
         finally:
@@ -227,6 +237,8 @@ class TaskRunner:
                 await self._fail(task, f"{env.kind} environment: {one_line(exc)}")
                 return
             self._holders[env.identity] = task.id
+            if mode is not None and not await self._retrace(task, env, lease):
+                return
         if mode is None:
             await self._keep_clean_start(task, env)
             statuses = SERVED | ({"skipped"} if self._verifier is None else set())
@@ -261,6 +273,24 @@ class TaskRunner:
             await self.queue.set_mode(task.id, TaskMode.AGENT, program_id)
         await self._agent(task, env, lease)
 
+    async def _retrace(self, task: Task, env: Environment, lease: Lease) -> bool:
+        """A task going on in a screen this runner did not hold for it, freshly reset: its done steps are replayed,
+        each checked against its trace (`engine/tasks/retrace.py`), so its next step acts where the last one left
+        off. False when that cannot be done: the task has failed, saying why, and nothing acted on the reset screen."""
+        steps = [DoneStep(row["idx"], revealed_call(self.queue.redactor, ToolCall.from_json(row["call"])),
+                          {key: row[key] for key in ("before", "target", "after") if key in row})
+                 for row in await self.queue.traces(task.id) if row["status"] == "done"]
+        retraced = await self._retracer.retrace(env, lease.claim, steps, task.spec.env.get("resettable") is True)
+        if not retraced.held:
+            self._holders.pop(env.identity, None)
+            await self._fail(task, retraced.stopped)
+            return False
+        if retraced.replayed:
+            done = ", ".join(str(idx) for idx in retraced.replayed)
+            await self._bus.publish(TaskResumed(task.id, f"its {env.kind} screen was re-established here: replayed "
+                                                         f"done step(s) {done}, each as its trace recorded"))
+        return True
+
     def _serves(self, program: Program) -> bool:
         return program.status in SERVED or (self._verifier is None and program.status == "skipped")
 
@@ -278,6 +308,8 @@ class TaskRunner:
         async def dispatch(call, idx, state_id):
             lease.ensure()
             outcome = await self._stepper.dispatch(env, lease.claim, idx, call, "replay", state_id)
+            if outcome.observation is not None:  # it ran now: what it acted on and left, to re-establish it by
+                await self.queue.trace(task.id, idx, _trace(None, outcome))
             await self._breathe()
             return outcome
 

@@ -5,7 +5,8 @@ before its side effect (write ahead, fenced by the runner's claim, leaving what 
 receipt will need and what the tool's witness saw) and `done` (or `failed`: a failing
 tool may still have changed something) with its receipt in one transaction after it.
 The effect itself runs inside the task's `EffectFence`, so a runner reclaimed between
-those writes never acts. A step found `dispatching` on resume is settled by evidence:
+those writes never acts; the whole step holds its environment's fence shared (`EnvironmentFence`),
+so an undo there waits for it, or refuses. A step found `dispatching` on resume is settled by evidence:
 the witness or the idempotent effect check says it ran (its receipt is written from
 what was left) or did not (it runs again). When nothing can be told, a local step is rolled
 back to the snapshot its write-ahead took (its effect is confined to those targets, and the
@@ -17,13 +18,15 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.envs.environment import Environment
-from engine.errors import WardenError, one_line
+from engine.envs.scene import scene_of
+from engine.envs.fence import EnvironmentFence
+from engine.errors import DiskFull, WardenError, one_line, out_of_space
 from engine.events.bus import EventBus
 from engine.events.records import ActionBlocked, ActionClassified, ActionCompleted, ApprovalRequested
-from engine.gate.approvals import ApprovalBook, ApprovalStatus
+from engine.gate.approvals import Approval, ApprovalBook, ApprovalStatus
 from engine.gate.gate import Decision, Gate
 from engine.gate.verdict import Level, Verdict
 from engine.journal.compensation import bound
@@ -38,6 +41,7 @@ from engine.tasks.task import TaskStatus
 from engine.tier import Tier
 from engine.tools.call import ToolCall
 from engine.tools.outcome import StepOutcome, StepStatus
+from engine.tools.pins import Pin, binding, changed
 from engine.tools.registry import Tool, ToolError, ToolRegistry
 from engine.tools.witness import Evidence
 
@@ -56,9 +60,17 @@ class Stepper:
     journal: Journal | None
     registry: ToolRegistry
     fence: EffectFence
+    acting: EnvironmentFence
 
     async def dispatch(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str,
                        state_id: str | None = None) -> StepOutcome:
+        """One step, holding its environment's fence shared from before its snapshot until it is settled,
+        so an undo in that environment never runs while the step may change what it restores."""
+        async with self.acting.acting(env.identity):
+            return await self._dispatch(env, claim, idx, call, source, state_id)
+
+    async def _dispatch(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str,
+                        state_id: str | None) -> StepOutcome:
         task_id = claim.task_id
         if (await self.queue.get(task_id)).status is TaskStatus.CANCELLED:
             return StepOutcome(StepStatus.CANCELLED, "cancelled")
@@ -100,10 +112,25 @@ class Stepper:
             latest = await self.approvals.latest(task_id, idx)
             if latest is not None and latest.call_hash == call.digest() and latest.status is ApprovalStatus.DENIED:
                 return await self._settle(step, StepStatus.DENIED, f"{call.tool} denied by {latest.decided_by}", left)
-            approval = await self.approvals.usable(task_id, idx, call)
+            code = await self._pin(env, tool, verdict)
+            approval = await self.approvals.usable(task_id, idx, call, code)
             if approval is None:
-                return await self._ask(step, verdict, evidence, rolled_back)
+                outdated = await self.approvals.outdated(task_id, idx, call, code)
+                return await self._ask(step, verdict, evidence, rolled_back, code, outdated, env=env)
+            moved = self.approvals.moved(approval, await scene_of(env, call)) if approval.scene else None
+            if moved is not None:  # given on another page, or for another element: it does not cover this
+                await self.approvals.retire(approval)
+                return await self._ask(step, verdict, evidence, rolled_back, code, env=env,
+                                       moved=f"the screen changed after approval {approval.id} was given: {moved}")
         return await self._run(env, tool, step, verdict, approval, left)
+
+    @staticmethod
+    async def _pin(env: Environment, tool: Tool, verdict: Verdict) -> tuple[Pin, ...]:
+        """What the files the call runs as code hold now: an approval is bound to it (none when the gate
+        names no such file, or the tool cannot read its environment's files)."""
+        if not verdict.code or tool.pin is None:
+            return ()
+        return await tool.pin(env, verdict.code)
 
     async def _evidence(self, env: Environment, tool: Tool, call: ToolCall, left: dict) -> Evidence:
         """What can be told about a step interrupted mid-dispatch: its witness, else its idempotent effect."""
@@ -158,15 +185,22 @@ class Stepper:
                 pending = {"tier": verdict.tier.value, "prepared": prepared.as_json() if prepared else None}
                 if tool.witness is not None:
                     pending["witness"] = await tool.witness.before(env, call.args)
+                code: tuple[Pin, ...] = ()
+                if approval is not None and approval.binding:  # read again last, as close to the effect as it gets
+                    code = await self._pin(env, tool, verdict)
+                    if binding(code) != approval.binding:
+                        return await self._ask(step, verdict, None, code=code, outdated=approval, env=env)
                 async with self.store.transaction() as db:
                     if approval is not None:
-                        await self.approvals.consume(db, approval, call)
+                        await self.approvals.consume(db, approval, call, code)
                     await self.queue.mark_step(db, step.claim, step.idx, call, "dispatching", step.source,
                                                step.state_id, pending=json.dumps(pending))
                 ahead = True
             except (WardenError, OSError) as exc:
-                if isinstance(exc, LeaseLost):
+                if isinstance(exc, (LeaseLost, DiskFull)):
                     raise
+                if out_of_space(exc):  # the snapshot could not be kept: no step can be journaled, whatever the task
+                    raise DiskFull(f"the disk holding Warden's snapshots is full ({one_line(exc)})") from None
                 return await self._settle(step, StepStatus.FAILED, one_line(exc), left)
             self.drop(left)
             try:
@@ -232,22 +266,39 @@ class Stepper:
         await self.bus.publish(ActionBlocked(task_id, step.idx, call.as_json(), reason, receipt_id))
         return StepOutcome(StepStatus.BLOCKED, reason)
 
-    async def _ask(self, step: "_Step", verdict: Verdict, evidence: Evidence | None,
-                   rolled_back: bool = False) -> StepOutcome:
-        """Ask a person; for a step interrupted mid-dispatch, say plainly that it may already have run, and why,
-        or that what it did was rolled back and it would run afresh."""
+    async def _ask(self, step: "_Step", verdict: Verdict, evidence: Evidence | None, rolled_back: bool = False,
+                   code: tuple[Pin, ...] = (), outdated: Approval | None = None, *, env: Environment | None = None,
+                   moved: str = "") -> StepOutcome:
+        """Ask a person, about the call and what its code files hold now (`code`); for a step interrupted
+        mid-dispatch, say plainly that it may already have run, and why, or that what it did was rolled back
+        and it would run afresh; for one approved on code that has changed since (`outdated`), say which.
+        A screen call is asked about where it would act in `env` now (its scene: the page and the element,
+        named in the reason), and the approval is given on that; `moved` says why an earlier one did not do."""
+        scene = await scene_of(env, step.call) if env is not None else None
+        if moved:
+            reason = f"Asked again: {moved}. Rated: {verdict.reason}"
+            verdict = Verdict(verdict.level, verdict.tier, verdict.rules + ("approval.scene-changed",), reason,
+                              verdict.code)
+        if outdated is not None:
+            reason = (f"The code it runs changed after approval {outdated.id} was given:"
+                      f" {', '.join(changed(outdated.code, code)) or 'its code files'} now hold other contents;"
+                      f" this asks about what would run now. Rated: {verdict.reason}")
+            verdict = Verdict(verdict.level, verdict.tier, verdict.rules + ("approval.code-changed",), reason,
+                              verdict.code)
         if rolled_back:
             reason = (f"A crash interrupted this step mid-dispatch; whatever it had done was rolled back to its"
                       f" snapshot, and approving runs it afresh. Rated: {verdict.reason}")
-            verdict = Verdict(verdict.level, verdict.tier, verdict.rules + ("resume.rolled_back",), reason)
+            verdict = Verdict(verdict.level, verdict.tier, verdict.rules + ("resume.rolled_back",), reason, verdict.code)
         if evidence is not None:
             level = verdict.level if verdict.level is not Level.SAFE else Level.DANGEROUS
             reason = (f"INTERRUPTED mid-dispatch by a crash: it may already have run. Journal: it was written ahead,"
                       f" no receipt followed. Effect check: {evidence.seen}. Rated: {verdict.reason}")
-            verdict = Verdict(level, verdict.tier, verdict.rules + ("resume.interrupted",), reason)
+            verdict = Verdict(level, verdict.tier, verdict.rules + ("resume.interrupted",), reason, verdict.code)
         else:
             await self.queue.record(step.claim, step.idx, step.call, "waiting", step.source, step.state_id)
-        approval = await self.approvals.request(step.claim.task_id, step.idx, step.call, verdict)
+        if scene is not None:
+            verdict = replace(verdict, reason=f"{verdict.reason}; it {scene.phrase()}")
+        approval = await self.approvals.request(step.claim.task_id, step.idx, step.call, verdict, code, scene)
         await self.bus.publish(ApprovalRequested(step.claim.task_id, approval.id, step.call.as_json(), verdict.reason))
         return StepOutcome(StepStatus.PAUSED, f"waiting for approval {approval.id}: {verdict.reason}")
 

@@ -9,9 +9,10 @@ from enum import StrEnum
 from typing import Any
 
 from engine.errors import WardenError
-from engine.tasks.budget import Budget
+from engine.tasks.budget import HIGHEST, Budget, check_limit
 from engine.tasks.evaluator import validate_evaluator
 from engine.tools.call import ToolCall
+from engine.wellformed import lone_surrogate
 
 
 class TaskError(WardenError):
@@ -65,12 +66,15 @@ class TaskSpec:
     def __post_init__(self) -> None:
         if not isinstance(self.goal, str) or not self.goal.strip():
             raise ValueError('"goal" must be a non-empty string')
+        if (bad := lone_surrogate(self.goal)) is not None:
+            raise ValueError(f'"goal" holds a lone surrogate ({bad}), which is not a character: write the character '
+                             'itself, or leave it out')
         if not isinstance(self.env, Mapping) or not isinstance(self.env.get("kind"), str):
             raise ValueError('env must be an object with a "kind", e.g. {"kind": "workspace"}')
         if self.agent is not None and (not isinstance(self.agent, Mapping) or not isinstance(self.agent.get("kind"), str)):
             raise ValueError('agent must be an object with a "kind", e.g. {"kind": "scripted", "steps": [...]}')
-        if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
-            raise ValueError("max_steps must be a positive whole number")
+        if self.max_steps is not None:
+            check_limit("max_steps", self.max_steps, HIGHEST["steps"], whole=True)
         if self.evaluator is not None:
             validate_evaluator(self.evaluator, self.env_kind)
 

@@ -13,6 +13,7 @@ from engine.errors import WardenError
 from engine.tier import Tier
 from engine.tools.call import ToolCall
 from engine.tools.compensator import Compensator
+from engine.tools.pins import Pin
 from engine.tools.witness import Witness
 
 if TYPE_CHECKING:
@@ -58,6 +59,9 @@ class Tool:
     A tool that `snapshots_itself` learns what it changed only by running (a confined shell command on an
     overlay): the journal gives it an empty snapshot directory (`engine/journal/deferred.py`) that it
     fills before it touches the environment.
+    A tool whose calls run files of its environment as code (a shell running `sh run.sh`) reads, with
+    `pin`, what the files the gate names (`Verdict.code`) hold now: an approval is bound to that, and a
+    change of them before dispatch asks afresh (`engine/tools/pins.py`).
     """
 
     name: str
@@ -77,6 +81,7 @@ class Tool:
     egress: Callable[[dict[str, Any]], str | None] = lambda args: None
     compensator: Callable[[dict[str, Any]], Compensator | None] = lambda args: None
     snapshots_itself: bool = False
+    pin: Callable[["Environment", tuple[str, ...]], Awaitable[tuple[Pin, ...]]] | None = None
 
     def tier_for(self, args: dict[str, Any]) -> Tier:
         return self.tier(args) if callable(self.tier) else self.tier

@@ -17,12 +17,17 @@ async def test_f17_program_files_are_followed_and_cannot_vouch_for_themselves(tm
     async with app.run_test(size=SIZE) as pilot:
         programs = app.query_one(ProgramList)
         await until(pilot, lambda: programs.row_count == 1, "the shipped program")
+        await until(pilot, lambda: app.engine is not None and app.engine.runtime.corpus.following.is_set(),
+                    "the program files to be followed (an edit made before is never seen)")
         [path] = (home / "programs").glob("*.json")
         program = json.loads(path.read_text())
         program["description"] = "Archive a file (reworded by hand)"
         path.write_text(json.dumps(program))
-        await until(pilot, lambda: "reworded by hand" in query(home, "SELECT body FROM programs")[0][0], "the reload")
-        assert json.loads(query(home, "SELECT body FROM programs")[0][0])["verification"]["status"] == "verified"
+        stored_body = lambda: json.loads(query(home, "SELECT body FROM programs")[0][0])  # noqa: E731
+        await until(pilot, lambda: stored_body()["description"] == program["description"], "the reload")
+        assert stored_body()["verification"]["status"] == "verified"
+        await until(pilot, lambda: json.loads(path.read_text()) == stored_body(),
+                    "the reload written back to its file (after its row), so it cannot overwrite the next edit")
 
         refusals = lambda: query(home, "SELECT payload FROM task_events WHERE kind = 'ProgramRejected'")  # noqa: E731
         program["goal_template"] = "Put the file {file} in the archive"

@@ -121,10 +121,11 @@ async def test_accept_then_discard_a_held_program(tmp_path: Path) -> None:
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, ProgramDecisionScreen), "the discard modal again")
         await pilot.press("y")
-        await until(pilot, lambda: HELD not in programs.rows, "the row to go")
+        await until(pilot, lambda: f"Discarded {HELD}; its file is removed." in notes,
+                    "ProgramDiscarded (the row may go before it, on the ProgramRemoved event)")
+        assert HELD not in programs.rows
         assert query(home, "SELECT id FROM programs WHERE id = ?", (HELD,)) == []
         assert not (home / "programs" / f"{HELD}.json").exists()
-        assert f"Discarded {HELD}; its file is removed." in notes
         assert subtitle(app) == "1 program"
         assert status(home, SHIPPED_ID) == [("verified", None)]
 

@@ -196,7 +196,8 @@ async def test_filter_on_tasks_and_approvals_and_the_approval_call_keeps_its_pat
 
         tasks.focus()
         await pilot.press("slash", *"target file")
-        await until(pilot, lambda: tasks.row_count == 1, "the tasks filtered")
+        await until(pilot, lambda: tasks.filter_text == "target file" and tasks.row_count == 1,
+                    "the tasks filtered by all that was typed (keys slower than the pause apply a prefix first)")
         assert tasks.get_row_at(0)[4].plain == "Write the target file"
         await pilot.press("escape")
         await until(pilot, lambda: tasks.row_count == 2, "both tasks again")
@@ -206,7 +207,9 @@ async def test_filter_on_tasks_and_approvals_and_the_approval_call_keeps_its_pat
         await until(pilot, lambda: programs.row_count == 1, "the shipped program")
         programs.focus()
         await pilot.press("slash", *"no such family")
-        await until(pilot, lambda: programs.row_count == 0, "the programs filtered")
+        await until(pilot, lambda: programs.filter_text == "no such family",
+                    "the programs filtered by all that was typed (a prefix such as \"no such\" lists none too)")
+        assert programs.row_count == 0
         assert str(programs.border_subtitle) == 'filtered: "no such family" · 0 of 1'
         await pilot.press("escape")
         await until(pilot, lambda: programs.row_count == 1, "the program back")

@@ -66,8 +66,15 @@ def test_slow_page_answers_and_does_not_hold_up_others() -> None:
         assert "Run report" in answered[0]
 
 
+FOREGROUND = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "runpy.run_module('engine.demo_site', run_name='__main__', alter_sys=True)")
+"""`python -m engine.demo_site` as typed at a prompt, where Ctrl-C interrupts it. A child inherits its parent's
+SIGINT, and a test run started in the background of a script (a CI step, `pytest &`) ignores it: run as plain
+`-m`, the module would then never see the interrupt and the test would wait out its timeout."""
+
+
 def test_module_serves_in_the_foreground_until_interrupted() -> None:
-    process = subprocess.Popen([sys.executable, "-m", "engine.demo_site", "--port", "0", "--dialog", "never"],
+    process = subprocess.Popen([sys.executable, "-c", FOREGROUND, "--port", "0", "--dialog", "never"],
                                cwd=ROOT, stdout=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:

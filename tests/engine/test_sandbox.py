@@ -205,6 +205,9 @@ def test_bubblewrap_is_asked_for_every_containment_it_promises():
     assert argv[argv.index("--cap-drop") + 1] == "ALL"
     assert "--share-net" not in argv
     assert argv.index("--tmpfs") < argv.index("--bind") and argv[argv.index("--bind") + 1] == "/w"
+    pairs = list(zip(argv, argv[1:], argv[2:]))
+    assert ("--ro-bind", "/", "/") not in pairs and ("--bind", "/", "/") not in pairs, "an allowlist, not the root"
+    assert ("--ro-bind", "/usr", "/usr") in pairs
     assert argv[-4:] == ["--", "/bin/sh", "-c", "true"]
 
 

@@ -74,10 +74,11 @@ async def test_an_older_database_is_migrated_forward_keeping_its_rows(tmp_path):
     runtime = await Runtime.open(home, tmp_path / "ws", Switches())
     await runtime.close()
     with sqlite3.connect(home / "warden.db") as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 7
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) >= 8
         assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         columns = {row[1] for row in db.execute("PRAGMA table_info(tasks)")}
         assert "heartbeat_at" in columns
+        assert {"binding", "code"} <= {row[1] for row in db.execute("PRAGMA table_info(approvals)")}
         assert db.execute("SELECT id, status FROM tasks").fetchall() == [("t-old", "queued")]
 
 

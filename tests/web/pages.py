@@ -45,7 +45,10 @@ OUTBOUND = """<!doctype html><html><head><title>Outbound</title></head><body>
 <button id="beacon" onclick="fetch('{other}/collect', {method: 'POST', body: 'x'}).catch(() => {})">Fetch out</button>
 <a href="{other}/">Leave by link</a>
 <a href="/bounce">Bounce away</a>
-<img src="{other}/pixel.png" alt="remote picture">
 </body></html>"""
 
-PAGES = {"/": HOME, "/second": SECOND, "/twins": TWINS, "/late": LATE, "/tall": TALL, "/outbound": OUTBOUND}
+PICTURED = """<!doctype html><html><head><title>Pictured</title></head><body>
+<img src="{other}/pixel.png" alt="remote picture"></body></html>"""
+
+PAGES = {"/": HOME, "/second": SECOND, "/twins": TWINS, "/late": LATE, "/tall": TALL, "/outbound": OUTBOUND,
+         "/pictured": PICTURED}

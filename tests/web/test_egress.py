@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.envs.web import WebEnv
+from engine.errors import WardenError
 from engine.tools.registry import ToolError
 from tests.web.calls import call, registry_of
 
@@ -46,13 +47,23 @@ async def test_a_script_posting_to_another_origin_is_refused(web: WebEnv, site, 
     assert other.posts == []
 
 
-async def test_a_link_to_another_origin_is_refused_but_pictures_load(web: WebEnv, site, other, refusal) -> None:
+async def test_a_link_to_another_origin_is_refused(web: WebEnv, site, other, refusal) -> None:
     await call(web, "browser.goto", url=site.url("/outbound"))
-    assert other.gets == ["/pixel.png"]
     with pytest.raises(ToolError) as failed:
         await call(web, "browser.click", target={"role": "link", "name": "Leave by link"})
     assert str(failed.value) == refusal("/")
     assert (await web.observe()).fields["url"] == site.url("/outbound")
+    assert other.gets == []
+
+
+async def test_pictures_from_another_origin_load_only_when_the_spec_says_any(browser_env: WebEnv, site, other,
+                                                                             refusal) -> None:
+    other.gets.clear()
+    with pytest.raises(WardenError) as failed:
+        await browser_env.reset({"start_url": site.url("/pictured")})
+    assert refusal("/pixel.png") in str(failed.value)
+    assert other.gets == []
+    await browser_env.reset({"start_url": site.url("/pictured"), "subresources": "any"})
     assert other.gets == ["/pixel.png"]
 
 

@@ -132,7 +132,8 @@ async def run_arm(arm: Arm, all_plans: list[list[dict]], points: dict[str, str],
             if time.perf_counter() - started > ARM_TIMEOUT_S:
                 raise WardenError(f"bench crash: the {label} run did not settle in {ARM_TIMEOUT_S} s; see {arm.root}")
             try:
-                counts = dict(await runtime.store.fetchall("SELECT status, COUNT(*) FROM tasks GROUP BY status"))
+                counts: dict[str, int] = {row[0]: row[1] for row in await runtime.store.fetchall(
+                    "SELECT status, COUNT(*) FROM tasks GROUP BY status")}
                 for approval in await runtime.approvals.pending():
                     await runtime.approve(approval.id, by=DECIDER)
                     arm.approved += 1
@@ -145,7 +146,7 @@ async def run_arm(arm: Arm, all_plans: list[list[dict]], points: dict[str, str],
                 options.progress(label, settled, len(all_plans))
             for mark in stalls.marks(arm.control):
                 task_id = task_of[mark["key"][:5]]
-                row = await runtime.store.fetchone("SELECT epoch FROM tasks WHERE id = ?", (task_id,))
+                row = await runtime.store.fetchrow("SELECT epoch FROM tasks WHERE id = ?", (task_id,))
                 os.kill(mark["pid"], signal.SIGKILL)
                 arm.kills.append(Kill(mark["key"], mark["when"], task_id, time.time(), row["epoch"]))
             for worker in [w for w in workers if w.poll() is not None]:
@@ -162,7 +163,7 @@ async def run_arm(arm: Arm, all_plans: list[list[dict]], points: dict[str, str],
         arm.wall_s = time.perf_counter() - started
         await _reclaims(runtime, arm)
         arm.statuses = {row[0]: row[1] for row in await runtime.store.fetchall("SELECT id, status FROM tasks")}
-        arm.steps_done = (await runtime.store.fetchone("SELECT COUNT(*) FROM steps WHERE status = 'done'"))[0]
+        arm.steps_done = (await runtime.store.fetchrow("SELECT COUNT(*) FROM steps WHERE status = 'done'"))[0]
         arm.approvals = [dict(row) for row in await runtime.store.fetchall(
             "SELECT task_id, json_extract(call, '$.args.key') AS key, status, decided_by FROM approvals")]
     finally:

@@ -360,7 +360,7 @@ def _database(args: dict[str, Any]) -> list[str]:
     return [args["path"], args["path"] + "-journal"]
 
 
-TEXT = {"path": str, "content": str}
+TEXT: dict[str, type] = {"path": str, "content": str}
 OPERATORS: tuple[Operator, ...] = (
     Operator("create", TEXT, _at("path"), create),
     Operator("write", TEXT, _at("path"), write),

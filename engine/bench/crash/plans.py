@@ -328,7 +328,8 @@ def key(plan: int, step: int) -> str:
 def plan(number: int, seed: int) -> list[dict[str, Any]]:
     """Plan `number` of the seed: its calls, each with its `key`."""
     rng = random.Random(f"{seed}:{number}")
-    model, steps = Model(), []
+    model = Model()
+    steps: list[dict[str, Any]] = []
     length = rng.randint(MIN_STEPS, MAX_STEPS)
     while len(steps) < length:
         trial = copy.deepcopy(model)

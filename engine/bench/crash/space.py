@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine.bench.crash import operators, stalls
 from engine.envs.environment import Environment, Observation
 from engine.envs.workspace import Sandbox, WorkspaceEnv, snapshot
 from engine.runtime import Runtime, Switches
+from engine.tools.registry import Tool
 
 KIND = operators.KIND
 
@@ -27,11 +29,15 @@ class CrashSpace(WorkspaceEnv):
         super().__init__(root, sandbox, owned)
         self.control = control
         self.last_key: str | None = None
-        self._tools = operators.tools()
+        self._operators = operators.tools()
 
     @property
     def identity(self) -> str:
         return f"{KIND}:{self.root}"
+
+    def tools(self) -> Sequence[Tool]:
+        """The crash operators, in place of a workspace's file and shell tools."""
+        return self._operators
 
     async def observe(self) -> Observation:
         key, self.last_key = self.last_key, None
@@ -51,7 +57,10 @@ class CrashRuntime(Runtime):
 
     @property
     def control(self) -> Path:
-        return self.environments[KIND].control
+        space = self.environments[KIND]
+        if not isinstance(space, CrashSpace):
+            raise TypeError(f"the {KIND} environment of a crash runtime is a {type(space).__name__}, not a CrashSpace")
+        return space.control
 
     def environment(self, identity: str) -> Environment | None:
         if identity not in self._opened and identity.startswith(KIND + ":"):
@@ -64,5 +73,8 @@ class CrashRuntime(Runtime):
 async def open_runtime(home: Path, control: Path, lease_seconds: float = 30.0) -> CrashRuntime:
     """A runtime on the bench's home, every layer on, with the crash operators."""
     idle = control / "idle-space"
-    return await CrashRuntime.open(home, control / "idle-workspace", Switches(), lease_seconds=lease_seconds,
-                                   environments=[CrashSpace(idle, control)])
+    runtime = await CrashRuntime.open(home, control / "idle-workspace", Switches(), lease_seconds=lease_seconds,
+                                      environments=[CrashSpace(idle, control)])
+    if not isinstance(runtime, CrashRuntime):  # `Runtime.open` builds its own class, but is typed as building a Runtime
+        raise TypeError(f"CrashRuntime.open built a {type(runtime).__name__}")
+    return runtime

@@ -87,7 +87,7 @@ def _quoted(text: str) -> str:
 
 
 def _flag_words(flags: frozenset[str]) -> list[str]:
-    words = [flag for flag in ("clickable", "long-clickable", "scrollable", "focused", "selected", "password")
+    words: list[str] = [flag for flag in ("clickable", "long-clickable", "scrollable", "focused", "selected", "password")
              if flag in flags]
     if "checkable" in flags:
         words.append("checked" if "checked" in flags else "unchecked")

@@ -92,11 +92,18 @@ def require_browser(explicit: str | None = None) -> str:
     return found
 
 
+# WebRTC may send UDP only through a proxy, and no proxy Warden gives a context carries UDP: so none
+# is sent, whatever a page does (its TCP goes through the context's proxy, which the egress guard decides).
+CONFINING_ARGS = ("--webrtc-ip-handling-policy=disable_non_proxied_udp",)
+
+
 async def launch(executable: str, headless: bool) -> tuple[Playwright, Browser]:
-    """Playwright's driver and a browser on it; Playwright passes `--no-sandbox` itself (Chromium refuses root otherwise)."""
+    """Playwright's driver and a browser on it, launched with `CONFINING_ARGS`; Playwright passes `--no-sandbox`
+    itself (Chromium refuses root otherwise)."""
     playwright = await async_playwright().start()
     try:
-        browser = await playwright.chromium.launch(executable_path=executable, headless=headless)
+        browser = await playwright.chromium.launch(executable_path=executable, headless=headless,
+                                                   args=list(CONFINING_ARGS))
     except PlaywrightError as exc:
         await playwright.stop()
         raise WardenError(f"cannot launch the browser {executable}: {first_line(exc)}") from None

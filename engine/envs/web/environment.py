@@ -10,7 +10,8 @@ are empty and every browser tool is externally irreversible (an API action may b
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from engine.envs.environment import Observation
+from engine.envs.scene import Scene
 from engine.envs.unrestorable import Unrestorable
 from engine.envs.web import checks
 from engine.envs.web.browser import browser_problem, launch, require_browser
@@ -29,6 +31,7 @@ from engine.envs.web.forms import KIND
 from engine.envs.web.guard import EgressGuard
 from engine.envs.web.observe import page_text
 from engine.envs.web.origins import origin_of
+from engine.envs.web.scene import page_scene
 from engine.envs.web.secret_fields import password_values
 from engine.envs.web.spec import DEFAULT_TIMEOUT_S, WebSpec, parse_spec
 from engine.envs.web.targets import describe
@@ -119,6 +122,21 @@ class WebEnv(Unrestorable):
     async def secret_values(self, call: "ToolCall") -> list[str]:
         """Text the call would type into a password field, for the redactor to mark before it is recorded."""
         return await password_values(self, call)
+
+    async def scene(self, call: "ToolCall") -> Scene | None:
+        """Where the call would act on the page now, for an approval to be given on (`engine/envs/scene.py`)."""
+        return await page_scene(self, call)
+
+    @contextmanager
+    def holding_still(self) -> Iterator[None]:
+        """While the block runs the page may only read: every other request is refused, and the action that
+        made it fails. A page re-established on a site that kept what the task did must not do it twice."""
+        guard = self.guard
+        was, guard.read_only = guard.read_only, True
+        try:
+            yield
+        finally:
+            guard.read_only = was
 
     def page(self) -> Page:
         """The page actions go to: the newest open one of the task's context (a popup, once it opens)."""
@@ -212,14 +230,13 @@ class WebEnv(Unrestorable):
         parsed = parse_spec(spec)
         await self._close_context()
         browser = await self._ensure_browser()
-        guard = EgressGuard(parsed.allowed_origins)
+        guard = EgressGuard(parsed.allowed_origins, parsed.subresources)
         try:
-            context = await browser.new_context(
-                viewport={"width": parsed.viewport[0], "height": parsed.viewport[1]},
+            context = await guard.open_context(
+                browser, viewport={"width": parsed.viewport[0], "height": parsed.viewport[1]},
                 accept_downloads=False, service_workers="block")
             context.set_default_timeout(parsed.timeout_s * 1000)
             context.set_default_navigation_timeout(parsed.timeout_s * 1000)
-            await guard.install(context)
             self._context, self._spec, self.guard = context, parsed, guard
             context.on("page", self._watch)
             page = await context.new_page()
@@ -251,7 +268,7 @@ class WebEnv(Unrestorable):
                 self._broken = True
                 raise WardenError(f"the browser closed or crashed opening {url}: {first_line(exc)}") from None
             refused = self.guard.take_refusal()
-            cause = refused or net_error(exc) or first_line(exc)
+            cause = refused or self.guard.unreachable(url) or net_error(exc) or first_line(exc)
             raise WardenError(f"start URL {url} cannot be reached: {cause}") from None
         refused = self.guard.take_refusal()
         if refused:

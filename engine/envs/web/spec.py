@@ -6,13 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.envs.web.origins import origin_of, parse_origin
+from engine.envs.web.origins import Subresources, origin_of, parse_origin
 from engine.envs.web.targets import target_problem
 from engine.errors import WardenError
 from engine.tools.compensator import Compensator, CompensatorError
 
-KEYS = ("kind", "start_url", "setup", "allowed_origins", "viewport", "timeout_s", "resettable", "read_only",
-        "compensators")
+KEYS = ("kind", "start_url", "setup", "allowed_origins", "subresources", "viewport", "timeout_s", "resettable",
+        "read_only", "compensators")
 DEFAULT_VIEWPORT = (1280, 800)
 DEFAULT_TIMEOUT_S = 15.0
 
@@ -25,7 +25,8 @@ class WebSpec:
     promise) or `{"wait_for": TARGET}` (until visible). `timeout_s` bounds each navigation
     and action. `resettable` is the spec's word that its setup puts the site back in its start
     state (a benchmark's reset), so the verify gate may re-run a program's steps there;
-    `read_only` refuses every request but a read once the setup has run. `compensators` declare how
+    `read_only` refuses every request but a read, and every socket, once the setup has run.
+    `subresources` says where a page's reads may go (`origins.Subresources`). `compensators` declare how
     an API action's record on a site is compensated (`engine/tools/compensator.py`); a compensating
     call's URL must stay inside the allowed origins.
     """
@@ -38,6 +39,7 @@ class WebSpec:
     resettable: bool = False
     read_only: bool = False
     compensators: tuple[Compensator, ...] = ()
+    subresources: Subresources = Subresources.ORIGINS
 
 
 def parse_spec(spec: Mapping[str, Any]) -> WebSpec:
@@ -56,7 +58,17 @@ def parse_spec(spec: Mapping[str, Any]) -> WebSpec:
         raise WardenError(f"web spec: start_url {start_url:.100} is outside allowed_origins ({', '.join(origins)})")
     return WebSpec(start_url, _setup(spec.get("setup", [])), origins, _viewport(spec.get("viewport")),
                    _timeout(spec.get("timeout_s", DEFAULT_TIMEOUT_S)), _flag(spec, "resettable"), _flag(spec, "read_only"),
-                   _compensators(spec.get("compensators", []), origins))
+                   _compensators(spec.get("compensators", []), origins), _subresources(spec.get("subresources")))
+
+
+def _subresources(value: Any) -> Subresources:
+    if value is None:
+        return Subresources.ORIGINS
+    known = {choice.value: choice for choice in Subresources}
+    if isinstance(value, str) and value in known:
+        return known[value]
+    raise WardenError(f'web spec: subresources must be "origins" (reads stay within allowed_origins, the default) '
+                      f'or "any" (reads may reach any origin), got {value!r:.40}')
 
 
 def _compensators(declared: Any, origins: tuple[str, ...]) -> tuple[Compensator, ...]:

@@ -1,13 +1,21 @@
 """Targets: how a tool call or a predicate names one element of a page, and finding it.
 
 A target is exactly one of `{role, name?}`, `{text}`, `{label}`, `{placeholder}`, `{css}`,
-`{xpath}` or `{x, y}` (viewport pixels). Finding prefers an exact accessible-name or text
-match to a loose one, and a visible element to a hidden one, so a name shared by a hidden
-template and the live control acts on the control.
+`{xpath}` or `{x, y}` (viewport pixels). Only visible elements count, so a name shared by a
+hidden template and the live control names the control.
+
+Two ways of finding differ on purpose. A predicate (`probe`) looking for text may accept a loose
+match: the page says "Saved" whether it reads "Saved" or "saved Ada." But an action (`exact`)
+takes only an exact match: a role's accessible name or a text whole and in its case, a label's
+own words whole (not the text of the control it wraps), a placeholder whole; a loose fallback
+once landed an approved click on "Reply" on a sentence holding "reply". Which one of several
+exact matches an action means is not guessed either: the caller refuses unless there is one.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.async_api import Locator, Page
@@ -82,3 +90,58 @@ async def probe(page: Page, target: dict, exact: bool = False) -> Locator | None
         if await visible.count():
             return visible.first
     return None
+
+
+_LABELLED_AS = """
+(elements, wanted) => {
+  const squash = (text) => (text || '').replace(/\\s+/g, ' ').trim();
+  const ownWords = (label, control) => {  // a label's words, not those of the control it wraps (a select's options)
+    const words = [];
+    const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!control.contains(node)) words.push(node.textContent);
+    }
+    return squash(words.join(' '));
+  };
+  return elements.map((element) => {
+    const by = (element.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean)
+      .map((id) => document.getElementById(id)).filter(Boolean).map((node) => node.innerText ?? node.textContent);
+    const names = [squash(element.getAttribute('aria-label')), squash(by.join(' '))];
+    for (const label of element.labels || []) names.push(ownWords(label, element));
+    return names.includes(wanted);
+  });
+}
+"""
+
+
+@dataclass(frozen=True)
+class Matches:
+    """The visible elements an action's target names exactly: how many, and the first (None when there are none)."""
+
+    count: int
+    first: Locator | None
+
+
+async def exact(page: Page, target: dict) -> Matches:
+    """The visible elements a (non-point) target names exactly, for an action (see the module's note)."""
+    if "label" in target:
+        wanted = _squash(target["label"])
+        around = page.get_by_label(wanted).filter(visible=True)
+        named = [index for index, same in enumerate(await around.evaluate_all(_LABELLED_AS, wanted)) if same]
+        return Matches(len(named), around.nth(named[0]) if named else None)
+    visible = candidates(page, target)[0].filter(visible=True)
+    count = await visible.count()
+    return Matches(count, visible.first if count else None)
+
+
+async def loosely(page: Page, target: dict) -> int:
+    """How many visible elements only a loose match of the target's name or text finds (another case, or within
+    a longer text): said when an action refuses, so the refusal explains itself."""
+    if not any(kind in target for kind in ("name", "text", "label", "placeholder")):
+        return 0
+    loose = await candidates(page, target)[-1].filter(visible=True).count()
+    return max(0, loose - (await exact(page, target)).count)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Page
 
 from engine.envs.web import targets
-from engine.envs.web.elements import Element, element, wait_element
+from engine.envs.web.elements import Element, acted_on, wait_element
 from engine.envs.web.forms import KIND
 from engine.envs.web.identity import Identity, focused, identify
 from engine.envs.web.origins import origin_of
@@ -40,16 +40,11 @@ def _target(tool: str, args: dict[str, Any]) -> dict:
 
 
 async def _located(env: WebEnv, page: Page, tool: str, target: dict) -> Element:
-    """The element an action acts on, waited for briefly; a point with nothing under it is no element."""
-    if targets.is_point(target):
-        found = await element(page, target)
-        if found is None:
-            raise ToolError(f"{tool}: there is no element {targets.describe(target)}")
-        return found
-    found = await wait_element(page, target, env.find_timeout_s)
-    if found is None:
-        raise ToolError(f"{tool}: nothing matches {targets.describe(target)} within {env.find_timeout_s:g} s")
-    return found
+    """The one element an action acts on (an exact match, waited for briefly), or a one-line refusal saying why."""
+    found = await acted_on(page, target, env.find_timeout_s)
+    if found.element is None:
+        raise ToolError(f"{tool}: {found.problem}")
+    return found.element
 
 
 def _output(env: WebEnv, done: str, acted_on: Identity | None) -> ToolOutput:

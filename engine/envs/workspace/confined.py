@@ -244,7 +244,8 @@ def replace_file(fd: int, name: str, data: bytes) -> None:
     """Put `data` at `name` in the directory `fd` atomically: a new file, written and synced, renamed over it.
 
     What was there (a file, a hard link to someone else's file, a symlink) is replaced,
-    never written through; a regular file's permission bits are kept.
+    never written through; a regular file's permission bits are kept, but for setuid and
+    setgid (`_stage`).
     """
     before = lstat_at(fd, name)
     if before is not None and stat.S_ISDIR(before.st_mode):
@@ -290,8 +291,8 @@ def _stage(fd: int, name: str, fill, keep: os.stat_result | None) -> None:
     try:
         try:
             fill(out)
-            if keep is not None:
-                os.fchmod(out, stat.S_IMODE(keep.st_mode))
+            if keep is not None:  # new content never inherits setuid or setgid, as a write by its owner would not
+                os.fchmod(out, stat.S_IMODE(keep.st_mode) & ~(stat.S_ISUID | stat.S_ISGID))
                 if (keep.st_uid, keep.st_gid) != (os.getuid(), os.getgid()):
                     try:
                         os.fchown(out, keep.st_uid, keep.st_gid)

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.envs.environment import Observation
-from engine.envs.workspace import confined, inverse, snapshot
+from engine.envs.workspace import admission, confined, inverse, snapshot
 from engine.envs.workspace.confined import EscapeError, SymlinkError
 from engine.envs.workspace.fingerprint import fingerprint
 from engine.envs.workspace.sandbox import Sandbox
 from engine.errors import WardenError
+from engine.redaction.redactor import Redactor
 from engine.programs.predicates import Form, register_forms
 
 if TYPE_CHECKING:
@@ -43,17 +44,23 @@ register_forms(KIND, (
 class WorkspaceEnv:
     """A confined directory; `resolve` is the only way a tool turns an argument into a path.
 
-    A fork is a copy in a scratch directory that it owns and removes when closed.
+    `hidden` lists what the sandbox hides inside it (Warden's home there, a home directory), as
+    components: the file tools never act on those either (`admission`). A fork is a copy in a
+    scratch directory that it owns and removes when closed. `redactor` seals secrets in the paths
+    its snapshots record (`sealed`); without one they are written as they are.
     """
 
     kind = KIND
     can_fork = True
     durable = True
 
-    def __init__(self, root: Path, sandbox: Sandbox | None = None, owned: bool = False) -> None:
+    def __init__(self, root: Path, sandbox: Sandbox | None = None, owned: bool = False,
+                 redactor: Redactor | None = None) -> None:
         root.mkdir(parents=True, exist_ok=True)
         self.root = root.resolve()
         self.sandbox = sandbox or Sandbox.detect()
+        self.redactor = redactor  # the home's: secrets in the paths its snapshots record are sealed with it
+        self.hidden = admission.hidden_inside(self.root, self.sandbox.hide)
         self._owned = owned
         from engine.envs.workspace.files import FILE_TOOLS
         from engine.envs.workspace.shell import shell_tool
@@ -135,7 +142,7 @@ class WorkspaceEnv:
         scratch.mkdir(parents=True, exist_ok=True)
         into = Path(tempfile.mkdtemp(prefix="fork-", dir=scratch))
         await asyncio.to_thread(snapshot.copy_workspace, self.root, into)
-        return WorkspaceEnv(into, self.sandbox, owned=True)
+        return WorkspaceEnv(into, self.sandbox, owned=True, redactor=self.redactor)
 
     async def close(self) -> None:
         if self._owned:
@@ -170,13 +177,13 @@ class WorkspaceEnv:
 
     async def record_inverse(self, reverser: str, args: dict[str, Any], into: Path) -> bool:
         """Record the file call's inverse instead of a copy (`inverse`); False when it needs a copy."""
-        return await asyncio.to_thread(inverse.record, self.root, reverser, args, into)
+        return await asyncio.to_thread(inverse.record, self.root, reverser, args, into, self.redactor)
 
     async def invert(self, saved: Path, left: dict[str, Any] | None) -> list[str] | None:
-        return await asyncio.to_thread(inverse.invert, self.root, saved, left)
+        return await asyncio.to_thread(inverse.invert, self.root, saved, left, self.redactor)
 
     def snapshot_targets(self, saved: Path) -> list[str]:
-        return snapshot.paths(saved)
+        return snapshot.paths(saved, self.redactor)
 
     async def fingerprint(self, targets: list[str]) -> dict[str, list | None]:
         return await asyncio.to_thread(fingerprint, self.root, targets)

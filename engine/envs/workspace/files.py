@@ -12,6 +12,9 @@ never changes a file in place: it writes a new file beside it, syncs it and rena
 over the name, so a hard link to a file elsewhere keeps its content; an append to a file
 with more than one link copies it first (the link is broken) and renames the copy over.
 
+Before any of that, a path holding a control character, or touching what the sandbox hides
+inside the workspace (Warden's home there), is refused (`admission`).
+
 Their bodies do blocking file work, so each runs on a worker thread.
 """
 
@@ -23,7 +26,7 @@ import os
 from contextlib import contextmanager
 from typing import Any
 
-from engine.envs.workspace import confined
+from engine.envs.workspace import admission, confined
 from engine.envs.workspace.environment import KIND, WorkspaceEnv
 from engine.envs.workspace.inverse import DELETE_CREATED, MOVE_BACK, RMDIR_MADE, TRUNCATE_APPENDED
 from engine.envs.workspace.witness import APPEND_WITNESS
@@ -34,11 +37,17 @@ from engine.tools.registry import Tool, ToolError, ToolOutput
 RESTORE = "restore_snapshot"
 
 
-def _threaded(body):
-    """A tool whose blocking body runs off the event loop, returning text and the bytes it wrote."""
+def _threaded(body, *paths: str):
+    """A tool whose blocking body runs off the event loop, returning text and the bytes it wrote; the
+    arguments named `paths` are admitted first (`admission`)."""
+
+    def admitted(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
+        for key in paths:
+            admission.check(env.root, args[key], env.hidden)
+        return body(env, args)
 
     async def run(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
-        return await asyncio.to_thread(body, env, args)
+        return await asyncio.to_thread(admitted, env, args)
 
     return run
 
@@ -140,7 +149,7 @@ FILE_TOOLS = (
         kind=KIND,
         idempotent=True,
         schema={"path": str, "content": str},
-        run=_threaded(_write),
+        run=_threaded(_write, "path"),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=DELETE_CREATED,
         touches=lambda a: [a["path"]],
@@ -152,7 +161,7 @@ FILE_TOOLS = (
         kind=KIND,
         witness=APPEND_WITNESS,
         schema={"path": str, "content": str},
-        run=_threaded(_append),
+        run=_threaded(_append, "path"),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=TRUNCATE_APPENDED,
         touches=lambda a: [a["path"]],
@@ -164,7 +173,7 @@ FILE_TOOLS = (
         kind=KIND,
         idempotent=True,
         schema={"path": str},
-        run=_threaded(_delete),
+        run=_threaded(_delete, "path"),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=RESTORE,
         touches=lambda a: [a["path"]],
@@ -177,7 +186,7 @@ FILE_TOOLS = (
         kind=KIND,
         idempotent=True,
         schema={"src": str, "dst": str},
-        run=_threaded(_move),
+        run=_threaded(_move, "src", "dst"),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=MOVE_BACK,
         touches=lambda a: [a["src"], a["dst"]],
@@ -190,7 +199,7 @@ FILE_TOOLS = (
         kind=KIND,
         idempotent=True,
         schema={"path": str},
-        run=_threaded(_mkdir),
+        run=_threaded(_mkdir, "path"),
         tier=Tier.LOCAL_REVERSIBLE,
         reverser=RMDIR_MADE,
         touches=lambda a: [a["path"]],

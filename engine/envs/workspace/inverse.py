@@ -26,6 +26,8 @@ from typing import Any
 from engine.envs.workspace import confined
 from engine.envs.workspace.fingerprint import fingerprint
 from engine.errors import WardenError
+from engine.redaction import sealed
+from engine.redaction.redactor import Redactor
 
 INVERSE = "inverse.json"
 MANIFEST = "manifest.json"
@@ -42,8 +44,9 @@ class InverseRefused(WardenError):
     """The workspace is no longer as the call left it, so its inverse would not put things back."""
 
 
-def record(root: Path, reverser: str, args: dict[str, Any], into: Path) -> bool:
-    """Write the inverse of the call `args` describes into the new directory `into`; False when there is none."""
+def record(root: Path, reverser: str, args: dict[str, Any], into: Path, redactor: Redactor | None = None) -> bool:
+    """Write the inverse of the call `args` describes into the new directory `into`; False when there is none.
+    Secrets in its paths are sealed with `redactor` (the home's), as in a copy snapshot's manifest."""
     planner = _PLANNERS.get(reverser)
     if planner is None:
         return False
@@ -55,23 +58,23 @@ def record(root: Path, reverser: str, args: dict[str, Any], into: Path) -> bool:
         return False
     inverse, manifest = planned
     into.mkdir(parents=True, exist_ok=False)
-    (into / INVERSE).write_text(json.dumps(inverse), encoding="utf-8")
-    (into / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")  # last: the snapshot is whole
+    sealed.dump(redactor, into / INVERSE, inverse)
+    sealed.dump(redactor, into / MANIFEST, manifest)  # last: the snapshot is whole
     return True
 
 
-def invert(root: Path, saved: Path, left: dict[str, Any] | None) -> list[str] | None:
+def invert(root: Path, saved: Path, left: dict[str, Any] | None, redactor: Redactor | None = None) -> list[str] | None:
     """Run the inverse recorded in `saved`; the paths it covers, or None when `saved` is a copy snapshot.
 
     `left` is what the call left at its paths (the journal's seal), when known: a moved entry that a later
     restore gave a new inode is still the one the move left when it holds the same.
     """
     try:
-        inverse = json.loads((saved / INVERSE).read_text(encoding="utf-8"))
+        inverse = sealed.load(redactor, saved / INVERSE)
     except FileNotFoundError:
         return None
     _INVERTERS[inverse["op"]](root, inverse, left)
-    return [entry["path"] for entry in json.loads((saved / MANIFEST).read_text(encoding="utf-8"))]
+    return [entry["path"] for entry in sealed.load(redactor, saved / MANIFEST)]
 
 
 Planned = tuple[dict[str, Any], list[dict[str, Any]]] | None
@@ -235,8 +238,8 @@ def _is_what_the_move_left(root: Path, dst: str, found: os.stat_result, inverse:
     inode, and an inode number can be reused, so the seal decides where there is one."""
     if not left or left.get(dst) is None:
         return (found.st_dev, found.st_ino) == (inverse["dev"], inverse["ino"])
-    sealed = {key: held for key, held in left.items() if key == dst or key.startswith(dst + "/")}
-    return json.loads(json.dumps(fingerprint(root, [dst]))) == sealed
+    at_seal = {key: held for key, held in left.items() if key == dst or key.startswith(dst + "/")}
+    return json.loads(json.dumps(fingerprint(root, [dst]))) == at_seal
 
 
 def _rmdir(root: Path, inverse: dict[str, Any], left: dict[str, Any] | None) -> None:

@@ -1,13 +1,13 @@
 """Where `shell.run` runs: inside bubblewrap, refused, or (only when the policy opts in) unconfined.
 
-Confined means: the root filesystem read-only, the workspace the only writable path, a
-private `/tmp`, home directories, Warden's own home and the system's password, sudo and
-SSH secrets hidden (commands may run as root here: file modes alone would not keep them
-out), an empty environment (bubblewrap itself is started with none, so even the
-sandbox's pid 1 shows nothing in `/proc/1/environ`),
-no network unless granted, all capabilities dropped and no new privileges, and the
-whole process tree killed when the command times out. Only a confined run, with no
-network, is `local_reversible`.
+Confined means: an allowlist of the host's trees read-only over an empty root, with whatever
+there is not readable by everyone masked (`layout`: no socket, secret or backup outside it is
+there to reach), the workspace the only writable path, a private `/tmp`, home directories,
+`/run` and Warden's own home hidden (commands may run as root here: file modes alone would not
+keep them out), an empty environment (bubblewrap itself is started with none, so even the
+sandbox's pid 1 shows nothing in `/proc/1/environ`), no network unless granted, all
+capabilities dropped and no new privileges, and the whole process tree killed when the command
+times out. Only a confined run, with no network, is `local_reversible`.
 """
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from engine.envs.workspace import overlay
+from engine.envs.workspace import layout, overlay
 from engine.errors import WardenError
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-_HIDDEN = ("/tmp", "/var/tmp", "/run", "/root", "/home", "/etc/ssh", "/etc/sudoers.d")
-_SECRET_FILES = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/security/opasswd")
+_HIDDEN = ("/run", "/root", "/home", "/etc/ssh", "/etc/sudoers.d")
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow unprivileged user namespaces"
 
 
@@ -64,7 +64,8 @@ class Sandbox:
     def detect(cls, bwrap: str | None = None, allow_unconfined: bool = False, egress: bool = False,
                timeout: float = 60.0, hide: tuple[Path, ...] = ()) -> "Sandbox":
         """Bubblewrap if it starts a sandbox here; else unconfined if the policy allows it; else refused."""
-        hidden = tuple(dict.fromkeys([*_HIDDEN, str(Path.home()), *(str(Path(p).resolve()) for p in hide)]))
+        named = (str(Path(path).resolve()) for path in hide)
+        hidden = tuple(dict.fromkeys([*_HIDDEN, os.path.realpath(Path.home()), *named]))
         binary = bwrap or shutil.which("bwrap")
         problem = _probe(binary) if binary else "bwrap is not installed"
         if problem is None:
@@ -86,21 +87,23 @@ class Sandbox:
                 'or set shell.unconfined = "allow" in policy.toml to run commands unconfined and unundoable')
 
     def argv(self, root: Path, command: str) -> list[str]:
+        """The command line that runs `command` in the workspace `root` (blocking: the layout scans `/etc`)."""
         if self.confinement is Confinement.UNCONFINED:
             return ["/bin/sh", "-c", command]
-        argv = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        for path in self.hide:
-            if os.path.isdir(path) and not os.path.islink(path):
-                argv += ["--tmpfs", path]
-        for path in _SECRET_FILES:
-            if os.path.isfile(path) and not os.path.islink(path):
-                argv += ["--ro-bind", "/dev/null", path]
-        argv += ["--bind", str(root), str(root), "--chdir", str(root),
-                 "--unshare-all", *(["--share-net"] if self.egress else []),
-                 "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
-                 "--setenv", "PATH", PATH, "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
-                 "--setenv", "LANG", "C.UTF-8", "--", "/bin/sh", "-c", command]
-        return argv
+        return [self.bwrap, *layout.argv(layout.mounts(str(root), self.hide, self.egress)), "--chdir", str(root),
+                "--unshare-all", *(["--share-net"] if self.egress else []),
+                "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
+                "--setenv", "PATH", PATH, "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+                "--setenv", "LANG", "C.UTF-8", "--", "/bin/sh", "-c", command]
+
+    def describe(self) -> str:
+        """What a confined command sees, in one line (`warden doctor`)."""
+        if self.confinement is not Confinement.BWRAP:
+            return self.reason
+        network = "network granted" if self.egress else "no network"
+        return (f"{self.reason}: {', '.join(layout.shown())} read-only over an empty root (files not everyone may "
+                f"read, and sockets, masked); the workspace the only writable path; a private /tmp; homes, /run and "
+                f"Warden's home hidden; {network}")
 
     async def run(self, root: Path, command: str, layer: Path | None = None) -> Finished:
         """Run the command with the workspace as its working directory; output is stdout and stderr.
@@ -112,7 +115,7 @@ class Sandbox:
         if layer is not None and self.confinement is not Confinement.BWRAP:
             raise WardenError("shell.run: only a confined command runs on an overlay")
         env = {"PATH": PATH, "HOME": str(root), "LANG": "C.UTF-8"} if self.confinement is Confinement.UNCONFINED else {}
-        argv = self.argv(root, command)
+        argv = await asyncio.to_thread(self.argv, root, command)
         if layer is not None:
             argv = overlay.launch(layer, root, argv)
         process = await asyncio.create_subprocess_exec(
@@ -153,15 +156,16 @@ def _kill_group(pid: int) -> None:
 
 @functools.lru_cache(maxsize=8)
 def _probe(binary: str) -> str | None:
-    """None when bubblewrap starts a sandbox here; else why not, in a few words."""
-    argv = [binary, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all",
-            "--die-with-parent", "--cap-drop", "ALL", "--", "/bin/true"]
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
-    except FileNotFoundError:
-        return f"{binary} is not installed"
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"{binary} did not start: {exc}"
+    """None when bubblewrap starts a sandbox of the allowlisted layout here; else why not, in a few words."""
+    with tempfile.TemporaryDirectory(prefix="warden-probe-") as place:
+        argv = [binary, *layout.argv(layout.mounts(place, (), False)), "--unshare-all", "--die-with-parent",
+                "--cap-drop", "ALL", "--", "/bin/true"]
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+        except FileNotFoundError:
+            return f"{binary} is not installed"
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"{binary} did not start: {exc}"
     if done.returncode != 0:
         detail = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
         return f"bubblewrap cannot make a sandbox here ({detail})"

@@ -10,7 +10,10 @@ layer says exactly what it changed, those paths are snapshotted from the still u
 workspace (the manifest is written before anything is applied), and then the changes are
 applied (`overlay`). So a one-line `echo` costs the snapshot of one file, not of the workspace,
 and its receipt lists exactly what changed. Elsewhere the whole workspace is snapshotted first,
-as before. Either way: no manifest in the snapshot directory means the workspace was not touched.
+as before, once every file sharing its inode with a name outside the workspace has an inode of its
+own (`links`): in place, a write through such a hard link would change the outside file. Either
+way: no manifest in the snapshot directory means the workspace was not touched, and no file the
+command leaves keeps a setuid or setgid bit (`privileges`).
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.envs.environment import SnapshotDeclined
-from engine.envs.workspace import overlay, snapshot
+from engine.envs.workspace import links, overlay, pinning, privileges, snapshot
 from engine.envs.workspace.environment import KIND, WorkspaceEnv
 from engine.envs.workspace.files import RESTORE
 from engine.envs.workspace.sandbox import Finished, Sandbox, SandboxTimeout
 from engine.journal import deferred
 from engine.tier import Tier
+from engine.tools.pins import Pin
 from engine.tools.registry import Tool, ToolError, ToolOutput
 
 
@@ -62,13 +66,20 @@ def shell_tool(sandbox: Sandbox) -> Tool:
         problem = await asyncio.to_thread(overlay.unavailable, sandbox, scratch)
         costs = {"probe_ms": _ms(started)}
         if problem is not None:
+            await asyncio.to_thread(links.unshare, env.root)  # in place, it must not write through to outside names
             if into is not None:
                 started = time.perf_counter()
                 await asyncio.to_thread(_snapshot, env, ["."], into)
                 costs["snapshot_ms"] = _ms(started)
-            finished = await _run(sandbox, env.root, args["command"])
+            try:
+                finished = await _run(sandbox, env.root, args["command"])
+            finally:
+                await asyncio.to_thread(privileges.strip_tree, env.root)
             return _output(finished, sandbox, {"changed": None, "overlay": problem, "costs": costs})
         return await _on_overlay(sandbox, env, args["command"], into, costs)
+
+    async def pin(env: WorkspaceEnv, paths: tuple[str, ...]) -> tuple[Pin, ...]:
+        return await asyncio.to_thread(pinning.pin, env.root, paths)
 
     return Tool(
         name="shell.run",
@@ -81,6 +92,7 @@ def shell_tool(sandbox: Sandbox) -> Tool:
         summary=lambda a: f"$ {a['command'][:60]}",
         unavailable=sandbox.refusal(),
         snapshots_itself=contained,
+        pin=pin,
     )
 
 
@@ -109,8 +121,10 @@ async def _on_overlay(sandbox: Sandbox, env: WorkspaceEnv, command: str, into: P
 
 
 def _settle(env: WorkspaceEnv, layer: Path, into: Path | None, costs: dict[str, float]) -> list[str]:
-    """Learn what changed, snapshot it from the untouched workspace, then apply it; the changed paths."""
+    """Learn what changed, snapshot it from the untouched workspace, then apply it without setuid or setgid
+    bits (`privileges`); the changed paths."""
     started = time.perf_counter()
+    privileges.strip_tree(layer / "upper")
     plan = overlay.scan(env.root, layer)
     costs["scan_ms"], started = _ms(started), time.perf_counter()
     if into is not None:

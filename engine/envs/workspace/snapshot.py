@@ -6,9 +6,12 @@ being a hard link to its blob (`blobs`) or, where the filesystem can, a reflink 
 workspace file (`reflink`: cloned, never read or hashed, and kept out of the blob store, since the
 filesystem already shares its extents). A hard link shares its blob's mode and times, so the
 manifest keeps them: each entry's `node` records type, permission bits, times and extended
-attributes, and a directory's children, and restoring recreates exactly that. Each entry also has
-the path (normalised: `a/b`, `.` for the whole workspace), whether it existed, and `created`: the
-parent directories that did not exist yet, so the step will make them. Restoring puts back
+attributes, and a directory's children (each copied under its number, its name kept in the
+manifest), and restoring recreates exactly that. Each entry also has the path (normalised: `a/b`,
+`.` for the whole workspace), whether it existed, and `created`: the parent directories that did
+not exist yet, so the step will make them. A path or name that holds a secret is written to the
+manifest redacted, its secret sealed in the home's vault (`sealed`, with the environment's
+redactor), so no byte of the snapshot store holds it in clear. Restoring puts back
 exactly what was there, absent paths included, and then removes those created parents again when
 they are empty.
 
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import base64
 import errno
-import json
 import os
 import posixpath
 import stat
@@ -36,6 +38,8 @@ from typing import TYPE_CHECKING
 from engine.envs.environment import SnapshotDeclined
 from engine.envs.workspace import blobs, confined, reflink
 from engine.errors import WardenError
+from engine.redaction import sealed
+from engine.redaction.redactor import Redactor
 
 if TYPE_CHECKING:
     from engine.envs.workspace.environment import WorkspaceEnv
@@ -83,8 +87,13 @@ class _Taking:
     """What one snapshot is doing: where blobs go and how many files it cloned and copied."""
 
     store: Path
+    redactor: Redactor | None = None
     cloned: int = 0
     copied: int = 0
+
+    def shown(self, text: str) -> str:
+        """`text` with its secrets redacted, for what the snapshot store keeps outside the sealed manifest."""
+        return self.redactor.text(text) if self.redactor is not None else text
 
 
 def take(env: WorkspaceEnv, paths: list[str], into: Path, caps: Caps | None = None) -> str:
@@ -93,7 +102,7 @@ def take(env: WorkspaceEnv, paths: list[str], into: Path, caps: Caps | None = No
     caps = caps if caps is not None else Caps.from_env()
     _check_caps(env.root, paths, caps)
     into.mkdir(parents=True, exist_ok=False)
-    taking = _Taking(blobs.location(into.parent))
+    taking = _Taking(blobs.location(into.parent), env.redactor)
     manifest = []
     saved = os.open(into, confined.DIRECTORY)
     try:
@@ -112,7 +121,7 @@ def take(env: WorkspaceEnv, paths: list[str], into: Path, caps: Caps | None = No
             manifest.append(entry)
     finally:
         os.close(saved)
-    (into / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    sealed.dump(env.redactor, into / "manifest.json", manifest)
     return "reflink" if taking.cloned and not taking.copied else "copy"
 
 
@@ -210,7 +219,7 @@ def _capture(source_fd: int, name: str, saved_fd: int, copy: str, taking: _Takin
     node: dict = {"mode": stat.S_IMODE(mode), "times": [found.st_atime_ns, found.st_mtime_ns]}
     if stat.S_ISLNK(mode):
         node.update(type="link", target=os.readlink(name, dir_fd=source_fd))
-        os.symlink(node["target"], copy, dir_fd=saved_fd)
+        os.symlink(taking.shown(node["target"]), copy, dir_fd=saved_fd)  # restored from the node's target
     elif stat.S_ISFIFO(mode):
         node["type"] = "fifo"
         os.mkfifo(copy, 0o600, dir_fd=saved_fd)
@@ -249,9 +258,12 @@ def _capture(source_fd: int, name: str, saved_fd: int, copy: str, taking: _Takin
 
 
 def _capture_directory(source: int, into: int, taking: _Taking) -> dict:
+    """A directory's node; each child's copy is named by its number (`copy`), since a name can hold a secret
+    (the manifest keeps the names, sealed)."""
     with os.scandir(source) as entries:
         names = sorted(entry.name for entry in entries)
-    children = [[name, _capture(source, name, into, name, taking)] for name in names]
+    children = [[name, {**_capture(source, name, into, str(number), taking), "copy": str(number)}]
+                for number, name in enumerate(names)]
     found = os.fstat(source)
     return {"type": "dir", "mode": stat.S_IMODE(found.st_mode), "times": [found.st_atime_ns, found.st_mtime_ns],
             **_xattrs(source), "children": children}
@@ -282,10 +294,14 @@ def _xattrs(fd: int) -> dict:
     return {"xattrs": found} if found else {}
 
 
-def paths(snapshot: Path) -> list[str]:
-    """The workspace paths a snapshot covers."""
-    manifest = json.loads((snapshot / "manifest.json").read_text(encoding="utf-8"))
-    return [entry["path"] for entry in manifest]
+def paths(snapshot: Path, redactor: Redactor | None = None) -> list[str]:
+    """The workspace paths a snapshot covers, exactly (`redactor`: the home's, for paths that hold a secret)."""
+    return [entry["path"] for entry in sealed.load(redactor, snapshot / "manifest.json")]
+
+
+def shown_paths(snapshot: Path) -> list[str]:
+    """The workspace paths a snapshot covers, as a person may see them: secrets in them redacted."""
+    return [entry["path"] for entry in sealed.load_shown(snapshot / "manifest.json")]
 
 
 def overlaps(first: str, second: str) -> bool:
@@ -300,7 +316,7 @@ def overlaps(first: str, second: str) -> bool:
 
 def restore(env: WorkspaceEnv, snapshot: Path) -> list[str]:
     """Put every snapshotted path back as it was; returns the paths restored."""
-    manifest = json.loads((snapshot / "manifest.json").read_text(encoding="utf-8"))
+    manifest = sealed.load(env.redactor, snapshot / "manifest.json")
     saved = os.open(snapshot, confined.DIRECTORY)
     try:
         for entry in reversed(manifest):
@@ -403,7 +419,7 @@ def _fill_directory(node: dict, source: int, into: int) -> None:
     """Recreate a snapshotted directory's children in the open directory `into`, then its own metadata
     (last: adding children changes a directory's times)."""
     for name, child in node["children"]:
-        _materialise(child, source, name, into, name)
+        _materialise(child, source, child.get("copy", name), into, name)  # by name before copies were numbered
     _set_metadata(into, node)
 
 

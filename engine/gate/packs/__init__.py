@@ -45,7 +45,7 @@ class Bank:
                     raise ValueError(f"program {name!r} has a read-only proof in two packs")
                 self.read_only[name] = proof
         self.by_id: dict[str, Rule | CallRule] = {}
-        for item in [*shell, *call]:
+        for item in self.all():
             if item.id in self.by_id:
                 raise ValueError(f"duplicate rule id {item.id}")
             self.by_id[item.id] = item
@@ -149,7 +149,8 @@ def markdown() -> str:
     rows = ["| pack | core | covers | dangerous | catastrophic | read-only programs |",
             "|---|:-:|---|---:|---:|---:|"]
     for pack in everything.packs:
-        levels = Counter(item.level.label for item in (*pack.rules, *pack.calls))
+        items: list[Rule | CallRule] = [*pack.rules, *pack.calls]
+        levels = Counter(item.level.label for item in items)
         rows.append(f"| `{pack.id}` | {'yes' if pack.core else ''} | {pack.summary} | {levels['dangerous']} "
                     f"| {levels['catastrophic']} | {len(pack.read_only)} |")
     rows += ["", "Programs each pack proves read-only (any other program is never safe):", ""]

@@ -99,7 +99,8 @@ def _label(call: ToolCall) -> str:
     """The words naming the control a call acts on: its name, label, selector or (for a click) its text."""
     keys = ("name", "text", "label", "selector", "css", "xpath", "placeholder", "role", "target", "description",
             "resource_id")
-    target = call.args.get("target") if isinstance(call.args.get("target"), dict) else {}
+    given = call.args.get("target")
+    target = given if isinstance(given, dict) else {}
     words = [_s(call, k) for k in keys if k != "text" or call.tool.endswith(("click", "tap"))]
     if "text" in target and isinstance(target["text"], str):
         words.append(target["text"])

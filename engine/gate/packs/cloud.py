@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.gate.packs.model import Pack
+from engine.gate.packs.model import Pack, Proof
 from engine.gate.proof import Options, options, subcommands, unless_env
 from engine.gate.shell.view import Command
 
@@ -199,7 +199,7 @@ _OP = Options(_OP_READ.flags, _OP_READ.valued, subcommands={
        for noun in ("vault", "group", "user", "account")},
 })
 
-READ_ONLY = {
+READ_ONLY: dict[str, Proof] = {
     "aws": unless_env(_aws, "AWS_PAGER", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_DATA_PATH"),
     "gcloud": unless_env(VerbCli("gcloud", frozenset({"-q", "--quiet", "-h", "--help", "--log-http", "--uri",
                                                       "--no-user-output-enabled", "--user-output-enabled"}),

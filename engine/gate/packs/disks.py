@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Sequence
 
 from engine.gate.paths import is_device, is_root
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, rule
@@ -200,7 +201,7 @@ def _each_device(cmd: Command) -> str | None:
     return _on_sample(args[index:], token)
 
 
-def _on_sample(argv: list[str], token: str | None) -> str | None:
+def _on_sample(argv: Sequence[str], token: str | None) -> str | None:
     if not argv:
         return None
     filled = [word.replace(token, SAMPLE_DISK) for word in argv] if token else [*argv, SAMPLE_DISK]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.gate.paths import is_startup, is_tool_config
 from engine.gate.packs import macos, security
 from engine.gate.packs.model import DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
+from engine.gate.shell.modes import sets_privilege_bits
 from engine.gate.shell.view import Command
 from engine.gate.shell.writes import WRITERS, written
 
@@ -77,8 +78,10 @@ RULES = [
          counter=["sysctl -a", "auditctl -l", "auditctl -s", "csrutil status", "spctl --status",
                   "spctl --assess -v /Applications/Safari.app"]),
     rule("evasion.setuid", DANGEROUS, "evasion", "sets the setuid/setgid bit (a privilege escalation foothold)",
-         names="chmod", args=r"(?:^|\s)(?:[ugoa]*\+[rwx]*s|[2467][0-7]{3})(?:\s|$)", tier=IRREVERSIBLE,
-         examples=["chmod +s /bin/bash", "chmod 4755 /tmp/sh"], counter=["chmod 755 x"]),
+         names="chmod install", test=sets_privilege_bits, tier=IRREVERSIBLE, cite=True,
+         examples=["chmod +s /bin/bash", "chmod 4755 /tmp/sh", "chmod g+s x", "chmod 3755 x", "chmod u=rwxs x",
+                   "install -m 4755 /usr/bin/id ./id-suid", "install --mode=2755 a b"],
+         counter=["chmod 755 x", "chmod u-s x", "chmod 1777 shared", "chmod o+s x", "install -m 755 a b"]),
     rule("evasion.immutable", DANGEROUS, "evasion", "makes files immutable or hides them from deletion", names="chattr",
          args=r"\+[ia]", examples=["chattr +i /etc/resolv.conf"], counter=["lsattr x"]),
     rule("evasion.kernel-module", DANGEROUS, "evasion exec", "loads or removes kernel modules",

@@ -10,6 +10,7 @@ from engine.gate.globs import expand
 from engine.gate.paths import is_auth_file, is_device, is_root, is_system
 from engine.gate.packs import reading
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
+from engine.gate.shell.modes import sets_privilege_bits
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command
 
@@ -55,6 +56,11 @@ def root_operand(cmd: Command, paths: tuple[str, ...] | list[str]) -> str | None
 
 def _recursive_root(cmd: Command) -> bool:
     return bool(cmd.flags & RECURSIVE) and any_operand(cmd, is_root)
+
+
+def _not_privileged(cmd: Command) -> bool:
+    """The generic permission and copy rules yield to `evasion.setuid` (its reason is the one to read)."""
+    return sets_privilege_bits(cmd) is None
 
 
 def _redirect(check):
@@ -282,9 +288,10 @@ RULES = [
     rule("fs.chmod-world", DANGEROUS, "fs", "makes files writable by everyone", names="chmod",
          args=r"(?:^|\s)(?:0?777|a\+w|o\+w|\+w)(?:\s|$)", examples=["chmod 777 script.sh"], counter=["chmod 700 key"]),
     rule("fs.chmod", DANGEROUS, "fs", "changes file permissions or ownership", names="chmod chown chgrp chattr setfacl",
-         examples=["chmod +x run.sh", "chown user dest"], counter=["stat run.sh"]),
+         test=_not_privileged, examples=["chmod +x run.sh", "chown user dest"], counter=["stat run.sh", "chmod u+s x"]),
     rule("fs.copy", DANGEROUS, "fs", "copies, moves or links files (may overwrite)", names="cp mv ln install rename",
-         examples=["cp a.txt b.txt", "mv old new", "ln -s target link"], counter=["ls a.txt"]),
+         test=_not_privileged, examples=["cp a.txt b.txt", "mv old new", "ln -s target link"],
+         counter=["ls a.txt", "install -m 4755 a b"]),
     rule("fs.move-root", CATASTROPHIC, "fs", "moves a filesystem root or home directory away", names="mv",
          tier=IRREVERSIBLE, test=lambda c: len(c.operands) >= 2 and any(is_root(p) for p in c.operands[:-1]),
          examples=["mv ~ /dev/null", "mv /etc /tmp/etc"], counter=["mv a b"]),

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from engine.gate.packs.model import Pack
+from engine.gate.packs.model import Pack, Proof
 from engine.gate.proof import Options, Reading, at_most, options, subcommands, unless_env
 from engine.gate.scripts import sql_query
 
@@ -308,16 +308,20 @@ _GO_FLAGS = ("-http-addr -token -token-file -datacenter -ca-file -ca-path -clien
              " -namespace -partition -address -region -format -stale -detailed -t -json -verbose -short")
 
 
-def _go_cli(tree: dict[str, object], valued: str = _GO_FLAGS) -> Options:
+VerbTree = dict[str, "VerbTree | None"]
+"""A CLI's read verbs: each verb maps to its own sub-verbs, or to None when it takes none."""
+
+
+def _go_cli(tree: VerbTree, valued: str = _GO_FLAGS) -> Options:
     """A Go `flag` CLI (`-name=value`) reduced to the read verbs in `tree` (nested dicts of verbs)."""
     table = options("-detailed -json -verbose -short -stale -all -recurse -keys -help -h -v -version -f -stderr"
                     " -tail", valued + " -n -c", single=True)
 
-    def build(node: object) -> Options:
+    def build(node: VerbTree | None) -> Options:
         if node is None:
             return table
         return Options(table.flags, table.valued, single=True,
-                       subcommands={verb: build(child) for verb, child in node.items()})  # type: ignore[union-attr]
+                       subcommands={verb: build(child) for verb, child in node.items()})
 
     return build(tree)
 
@@ -469,7 +473,7 @@ _MINIKUBE = Options(_MINIKUBE_READ.flags, _MINIKUBE_READ.valued, subcommands={
 _KIND = Options(subcommands={"get": _verbs("clusters nodes", options("-h --help", "--name")),
                              "version": options()})
 
-READ_ONLY = {
+READ_ONLY: dict[str, Proof] = {
     "kubectl": unless_env(_KUBECTL, "KUBECTL_*"), "oc": unless_env(_KUBECTL, "KUBECTL_*"),
     "helm": unless_env(_HELM, "HELM_*"),
     "docker": _DOCKER, "podman": _PODMAN, "nerdctl": _PODMAN,

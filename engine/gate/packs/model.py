@@ -10,7 +10,7 @@ that a command of it only reads.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable
@@ -23,6 +23,10 @@ from engine.tools.call import ToolCall
 THEMES = ("exec", "fs", "net", "creds", "obfuscation", "injection", "evasion", "windows")
 SAFE, DANGEROUS, CATASTROPHIC = Level.SAFE, Level.DANGEROUS, Level.CATASTROPHIC
 LOCAL, COMPENSABLE, IRREVERSIBLE = Tier.LOCAL_REVERSIBLE, Tier.RUNTIME_COMPENSABLE, Tier.EXTERNALLY_IRREVERSIBLE
+
+Found = bool | str | None
+"""What a rule's test returns: falsy when the rule does not match; a test may return the text it
+found (a path, a setting) instead of True, which a `cite` rule names in the approver's reason."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +53,7 @@ class Rule:
     args: re.Pattern[str] | None = None
     operand: re.Pattern[str] | None = None
     target: re.Pattern[str] | None = None
-    test: Callable[[Command], bool] | None = None
+    test: Callable[[Command], Found] | None = None
     trigger: bool = False
     raw: str = ""
     needles: tuple[str, ...] = ()
@@ -68,7 +72,8 @@ class Rule:
                 return False
         return self.args is not None and self.args.search(text) is not None
 
-    def matches(self, cmd: Command) -> bool:
+    def matches(self, cmd: Command) -> Found:
+        """Truthy when every condition holds: the test's own result (text to cite) when it has one."""
         if self.trigger or self.raw:
             return False
         if self.first and not (cmd.operands and cmd.operands[0] in self.first):
@@ -86,7 +91,7 @@ class Rule:
         return self.test is None or self.test(cmd)
 
 
-Check = tuple[Rule, Callable[[Command], object]]
+Check = tuple[Rule, Callable[[Command], Found]]
 
 
 def checks(rules: list[Rule], first: str | None = None) -> list[Check]:
@@ -100,7 +105,7 @@ def checks(rules: list[Rule], first: str | None = None) -> list[Check]:
     return [(item, _check(item, first)) for item in rules]
 
 
-def _check(item: Rule, first: str | None) -> Callable[[Command], object]:
+def _check(item: Rule, first: str | None) -> Callable[[Command], Found]:
     known_first = first is not None and first in item.first
     sub_known = known_first and len(item.sub) == 1 and item.first == frozenset(item.sub)
     if (item.trigger or item.raw or (item.first and not known_first) or (item.sub and not sub_known)
@@ -144,7 +149,7 @@ class CallRule:
     themes: tuple[str, ...]
     reason: str
     tools: tuple[str, ...]
-    test: Callable[[ToolCall], bool]
+    test: Callable[[ToolCall], Found]
     tier: Tier = LOCAL
     examples: tuple[dict[str, Any], ...] = ()
     counter: tuple[dict[str, Any], ...] = ()
@@ -157,7 +162,7 @@ class CallRule:
 
 def rule(id: str, level: Level, themes: str, reason: str, *, names: str = "", tier: Tier = LOCAL,
          sub: str = "", first: str = "", flags: str = "", args: str | None = None, operand: str | None = None,
-         target: str | None = None, test: Callable[[Command], bool] | None = None, trigger: bool = False,
+         target: str | None = None, test: Callable[[Command], Found] | None = None, trigger: bool = False,
          raw: str = "", needles: str = "", scope: str = "", cite: bool = False,
          examples: tuple[str, ...] | list[str] = (), counter: tuple[str, ...] | list[str] = ()) -> Rule:
     """Compact constructor used by the rule modules: space-separated names, subcommands, flags and themes."""
@@ -190,7 +195,9 @@ class Findings:
     `reasons` says why a command in `unknown` is not proven read-only (the approver reads it).
     `cwd` is where the script has moved to (`cd ~/.ssh`), None while it is where it started:
     relative paths after a `cd` are read against it. `globs` counts the glob words tried
-    against secret locations, which the analysis bounds.
+    against secret locations, which the analysis bounds. `code` names the files the call runs as
+    code (a script given to a shell or an interpreter, a sourced file, a program named by a path),
+    as the script reaches them: an approval pins their contents, so it covers what would run.
     """
 
     hits: list[Hit] = field(default_factory=list)
@@ -198,6 +205,7 @@ class Findings:
     reasons: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     globs: int = 0
+    code: list[str] = field(default_factory=list)
 
 
 Proof = Callable[[Command], "str | None"]
@@ -214,8 +222,8 @@ class Pack:
 
     id: str
     summary: str
-    rules: tuple[Rule, ...] = ()
-    calls: tuple[CallRule, ...] = ()
+    rules: Sequence[Rule] = ()
+    calls: Sequence[CallRule] = ()
     read_only: Mapping[str, Proof] = field(default_factory=dict)
     core: bool = False
     proven: tuple[str, ...] = ()

@@ -297,10 +297,11 @@ def exfiltrates(cmd: Command) -> str | None:
         return _hands_on(cmd) if cmd.upstream or cmd.redirects else None
     if not _sends(cmd):
         return None
-    hosts: list[str] | None | bool = False
+    hosts: list[str] | None = None
+    looked = False
     for found in carried(cmd):
-        if hosts is False:
-            hosts = destinations(cmd)
+        if not looked:
+            hosts, looked = destinations(cmd), True
         if hosts is not None and all(_loopback(host) for host in hosts):
             return None
         if hosts is not None and found.issuers and all(_for(host, found.issuers) for host in hosts):

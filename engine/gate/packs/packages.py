@@ -32,7 +32,7 @@ the project's settings run), and `needrestart` (it can restart services).
 
 from __future__ import annotations
 
-from engine.gate.packs.model import Pack
+from engine.gate.packs.model import Pack, Proof
 from engine.gate.proof import Options, Reading, at_most, options, subcommands, unless_env
 from engine.gate.shell.view import Command
 
@@ -308,7 +308,7 @@ _MAS = subcommands({"list": options(), "outdated": options("--verbose"), "search
                     "info": options(), "version": options(), "help": options()})
 _DOTNET = options("--list-sdks --list-runtimes", requires="--list-sdks --list-runtimes", operands=at_most(0))
 
-READ_ONLY = {
+READ_ONLY: dict[str, Proof] = {
     "npm": _NPM, "pip": _PIP, "pip3": _PIP,
     "apt": _APT, "apt-cache": _APT_CACHE, "dpkg": _DPKG, "dpkg-query": _DPKG,
     "cargo": _CARGO, "go": _GO, "brew": _BREW,

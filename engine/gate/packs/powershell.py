@@ -53,7 +53,8 @@ def parameters(spec: str, positional: str = "", aliases: str = "") -> Parameters
     """`"path* literalpath* recurse force"`: a `*` marks a parameter that takes a value."""
     words = (spec + " " + COMMON).split()
     return Parameters(frozenset(w for w in words if not w.endswith("*")), frozenset(w[:-1] for w in words if w.endswith("*")),
-                      tuple(positional.split()), tuple(tuple(pair.split("=")) for pair in aliases.split()))
+                      tuple(positional.split()),
+                      tuple((alias, full) for alias, _, full in (pair.partition("=") for pair in aliases.split())))
 
 
 def bind(cmd: Command, spec: Parameters) -> dict[str, list[str]]:
@@ -92,7 +93,7 @@ def bind(cmd: Command, spec: Parameters) -> dict[str, list[str]]:
 
 def on(values: list[str] | None) -> bool:
     """A switch that was given and not turned off (`-Recurse`, not `-Recurse:$false`)."""
-    return bool(values) and values[-1].lower() not in _TRUE_OFF
+    return bool(values and values[-1].lower() not in _TRUE_OFF)
 
 
 def bound_values(bound: dict[str, list[str]], *names: str) -> list[str]:
@@ -169,6 +170,7 @@ _WRITE = parameters("path* literalpath* filepath* value* encoding* force nonewli
 def _boot_file(cmd: Command) -> str | bool:
     """A file Windows needs to boot deleted, renamed, moved away or overwritten (`Remove-Item C:\\bootmgr`,
     `Rename-Item …\\winload.efi x`, `Set-Content …\\hal.dll x`)."""
+    names: tuple[str, ...]
     if cmd.name in ("move-item", "copy-item"):
         bound = bind(cmd, _MOVE)
         names = ("path", "literalpath", "destination") if cmd.name == "move-item" else ("destination",)

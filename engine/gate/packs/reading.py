@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine.gate.packs.model import Pack
+from engine.gate.packs.model import Pack, Proof
 from engine.gate.paths import PLAIN_VARIABLES
 from engine.gate.proof import Options, Reading, anything, at_most, options, unless_env
 from engine.gate.scripts import awk_program, sed_script
@@ -591,7 +591,7 @@ _SHFMT = options("-d -l -s -p -ci -sr -kp -fn -bn -mn -diff -list -simplify -min
                  "-i -ln -indent -language-dialect -filename", requires="-d -l -diff -list -version -h -help",
                  single=True)
 
-READ_ONLY = {
+READ_ONLY: dict[str, Proof] = {
     **{name: anything for name in (
         "echo printf true false : test [ [[ pwd sleep seq expr factor basename dirname yes cd pushd popd dirs"
         " jobs wait exit return shift unset local help"

@@ -28,7 +28,9 @@ the next word only when it is a number, so a table that always took it could ski
 
 from __future__ import annotations
 
-from engine.gate.packs.model import Pack
+from collections.abc import Iterable
+
+from engine.gate.packs.model import Pack, Proof
 from engine.gate.proof import Options, anything, at_most, options, unless_env
 
 _GNU = " --help --version"
@@ -80,7 +82,7 @@ _NVIDIA_SMI = options("-h -help -version -L -list-gpus -B -list-excluded-gpus -q
                       " -query-retired-pages -query-remapped-rows -query-supported-clocks -format", single=True)
 
 
-def _ctl(verbs: str) -> object:
+def _ctl(verbs: str) -> Proof:
     """A systemd `*ctl` reduced to the verbs that only show (the default verb shows status)."""
     table = options(*_CTL_OPTIONS)
     return unless_env(Options(table.flags, table.valued,
@@ -119,7 +121,7 @@ def _prefixes(*words: str) -> dict[str, str]:
     return found
 
 
-def _nmcli_table(read: dict[str, tuple[str, ...]], everything: tuple[str, ...]) -> dict[str, str]:
+def _nmcli_table(read: Iterable[str], everything: tuple[str, ...]) -> dict[str, str]:
     """The prefixes of the read-only commands that no other command of the object starts with (nmcli takes the
     first match in its own order, which a table here cannot promise)."""
     table: dict[str, str] = {}
@@ -133,7 +135,7 @@ _NMCLI_GLOBAL = options("-t -p -e -v -h --terse --pretty --version --help", "-m 
                         " --get-values --escape --wait")
 _NMCLI_LEAF = options("--active --order", "", operands=at_most(2))
 _NMCLI_BARE = options(operands=at_most(0))
-_NMCLI_OBJECTS = {
+_NMCLI_OBJECTS: dict[str, tuple[dict[str, Options], tuple[str, ...]]] = {
     "general": ({"status": _NMCLI_BARE, "hostname": _NMCLI_BARE, "permissions": _NMCLI_BARE, "logging": _NMCLI_BARE},
                 ("status", "hostname", "permissions", "logging", "reload")),
     "networking": ({"connectivity": _NMCLI_BARE}, ("on", "off", "connectivity")),
@@ -166,7 +168,7 @@ _ETHTOOL = options(
     " --show-channels --show-time-stamping --show-permaddr --show-eee --show-fec --show-priv-flags --show-tunnels"
     " --json -I --include-statistics -h --help --version", operands=at_most(1))
 
-READ_ONLY = {
+READ_ONLY: dict[str, Proof] = {
     "ps": anything,
     "pgrep": options("-lavwcfinoxLAhV --list-name --list-full --inverse --lightweight --count --full --ignore-case"
                      " --newest --oldest --exact --logpidfile --ignore-ancestors" + _GNU,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from engine.gate.packs.model import Pack
+from engine.gate.packs.model import Pack, Proof
 from engine.gate.proof import Options, Reading, options, unless_env
 from engine.gate.shell.view import Command
 
@@ -124,7 +124,7 @@ def _ping_loopback(operands: list[str]) -> str | None:
 
 _PING = options("-4 -6 -n -q -v -D -O -a -A -U -R -d", "-c -i -W -w -s -t -l -Q -m", operands=_ping_loopback)
 
-READ_ONLY = {"ping": _PING, "ping6": _PING, "curl": unless_env(CURL, "CURL_HOME", "SSLKEYLOGFILE", "http_proxy", "HTTP_PROXY", "https_proxy",
+READ_ONLY: dict[str, Proof] = {"ping": _PING, "ping6": _PING, "curl": unless_env(CURL, "CURL_HOME", "SSLKEYLOGFILE", "http_proxy", "HTTP_PROXY", "https_proxy",
                                 "HTTPS_PROXY", "all_proxy", "ALL_PROXY"), "rsync": RSYNC, "rclone": RCLONE}
 
 PROVEN = (

@@ -43,7 +43,7 @@ RULES = [
          test=lambda c: not c.flags & {"-n", "--dry-run"} or bool(c.flags & {"-f", "--force"}), examples=["git clean -fdx", "git clean -nf"], counter=["git clean -n"]),
     rule("git.discard", DANGEROUS, "fs", "discards working-tree changes to files",
          names="git", first="checkout restore switch", test=lambda c: (
-             "--" in c.args or c.flags & {"-f", "--force", "-W", "--worktree", "--pathspec-from-file", "-C", "-B"}
+             "--" in c.args or bool(c.flags & {"-f", "--force", "-W", "--worktree", "--pathspec-from-file", "-C", "-B"})
              or len(c.operands) > 2 or c.sub("restore") or c.sub("checkout", "HEAD")),
          examples=["git checkout -- file.txt", "git restore .", "git switch -f main"], counter=["git checkout -b feature"]),
     rule("git.checkout", DANGEROUS, "fs", "switches branches or creates one (changes the working tree)", names="git",
@@ -186,7 +186,7 @@ def _harmless_config(setting: str) -> str | None:
     return f"-c {key} is not a setting known to be read-only"
 
 
-GIT = options(
+GIT: Options = options(
     "-vhpP --version --help --paginate --no-pager --no-replace-objects --bare --literal-pathspecs --glob-pathspecs"
     " --noglob-pathspecs --icase-pathspecs --no-optional-locks --html-path --man-path --info-path --exec-path"
     " --no-lazy-fetch --no-advice",

@@ -40,7 +40,7 @@ import fnmatch
 import re
 
 from engine.gate import paths, winpath
-from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, rule
 from engine.gate.proof import Options, options
 from engine.gate.shell.view import Command
 
@@ -561,7 +561,8 @@ def account_changes(name: str, args: list[str]) -> tuple[str | None, list[str]]:
                 return lower[i + 1], []
         return (positional[0] if positional else None), []
     if name in ("add-localgroupmember", "add-adgroupmember"):
-        group, members, i = "", [], 0
+        group, i = "", 0
+        members: list[str] = []
         while i < len(lower):
             arg = lower[i]
             if arg.startswith("-") and i + 1 < len(lower):
@@ -1058,7 +1059,7 @@ def _vssadmin(cmd: Command) -> str | None:
 
 
 _SC_READ = _windows(operands=None)
-READ_ONLY = {
+READ_ONLY: dict[str, Proof] = {
     "ipconfig": _windows("/all /displaydns /allcompartments", operands=_no_operands),
     "tasklist": _windows("/v /svc /m /nh /apps", "/fo /fi"),
     "systeminfo": _windows("/nh", "/fo", operands=_no_operands),

@@ -10,6 +10,7 @@ root it covers (`/[a-z]*` is `/*`); what that reading finds catastrophic counts.
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 import shlex
@@ -19,7 +20,7 @@ from engine.gate import payload
 from engine.gate.codeproof import invocation
 from engine.gate.globs import HAS_GLOB, candidates, expand, has_letters, matches
 from engine.gate.memo import per_word
-from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup, is_system
+from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup, is_system, is_system_program
 from engine.gate.packs import Bank
 from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
@@ -76,6 +77,7 @@ _SSH_VALUES = frozenset("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -
 STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 AWKS = frozenset("awk gawk mawk nawk original-awk one-true-awk goawk".split())
 _CODE_RUNNERS = frozenset({"eval", "source", ".", "xargs", "parallel"}) | SHELLS
+_PINNED_OPERANDS = 4
 # Concrete roots a glob is tried against (`/???` covers `/etc`, `/*/*` covers `/usr/bin`).
 ROOT_SAMPLES = ("/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/root", "/sbin", "/srv", "/usr",
                 "/var", "/usr/bin", "/usr/lib", "/usr/local", "/usr/share", "/usr/sbin", "/var/lib")
@@ -128,6 +130,31 @@ class Analyser:
 
     def hit(self, findings: Findings, rule_id: str, detail: str = "") -> None:
         findings.hits.append(Hit(self.bank[rule_id], detail[:200]))
+
+    def runs_script(self, findings: Findings, cmd: Command, operands: list[str]) -> None:
+        """Names the script a shell or an interpreter is given: its operands up to the first that looks
+        like a file (a `.` or a `/` in it), at most `_PINNED_OPERANDS`, since an option's value comes
+        first (`sh -o errexit run.sh`, `python3 -W ignore x.py`); and a file redirected to its input
+        (`bash < run.sh`). Pinning a word that names no file costs nothing: it is pinned as absent."""
+        for operand in operands[:_PINNED_OPERANDS]:
+            self.runs_file(findings, cmd, operand)
+            if "." in operand or "/" in operand:
+                break
+        for redirect in cmd.redirects:
+            if redirect.op == "<" and redirect.fd in ("", "0") and redirect.target not in STDIN_PATHS:
+                self.runs_file(findings, cmd, redirect.target)
+
+    @staticmethod
+    def runs_file(findings: Findings, cmd: Command, path: str) -> None:
+        """Names a file `cmd` runs as code, read from where the script is then (`cd sub && sh x` runs
+        `sub/x`); the approval pins its contents. A path the script reaches through a home or an
+        expansion is named as written: the environment says it cannot pin it."""
+        if not path:
+            return
+        where = path if cmd.cwd is None or path.startswith(("/", "~", "$")) else posixpath.join(cmd.cwd, path)
+        where = posixpath.normpath(where)
+        if where not in findings.code:
+            findings.code.append(where)
 
     def script(self, text: str, findings: Findings, depth: int = 0, positional: list[str] | None = None,
                environment: dict[str, str] | None = None, dialects: bool = True) -> None:
@@ -279,6 +306,8 @@ class Analyser:
             if found:
                 hits.append(Hit(item, found if item.cite and isinstance(found, str) else " ".join(argv)))
                 matched = True
+        if argv and "/" in argv[0] and not cmd.dynamic_name and not is_system_program(argv[0]):
+            self.runs_file(findings, cmd, argv[0])
         if not argv:
             if any(w in SHELL_WHEN_BARE for w in cmd.wrappers):
                 self.hit(findings, "exec.shell-spawn", " ".join(cmd.wrappers))
@@ -461,6 +490,8 @@ class Analyser:
         operand = cmd.operands[0] if cmd.operands else ""
         if operand in files:
             self.script(files[operand], findings, depth + 1)
+        elif operand and operand not in STDIN_PATHS:
+            self.runs_file(findings, cmd, operand)
         elif operand in STDIN_PATHS:
             if cmd.stdin is not None:
                 self.script(cmd.stdin, findings, depth + 1)
@@ -490,7 +521,7 @@ class Analyser:
                 i += 2
                 continue
             elif arg.startswith("-") and len(arg) > 1:
-                extended = extended or arg in ("-E", "-r", "--regexp-extended") or (arg[1] != "-" and set(arg[1:]) & {"E", "r"})
+                extended = extended or arg in ("-E", "-r", "--regexp-extended") or (arg[1] != "-" and bool(set(arg[1:]) & {"E", "r"}))
             else:
                 operands.append(arg)
             i += 1
@@ -795,6 +826,7 @@ class Analyser:
             return True
         if operands and operands[0] in STDIN_PATHS:
             operands = []
+        self.runs_script(findings, cmd, operands)
         if operands:
             self.hit(findings, "exec.script", " ".join(cmd.argv))
             return True
@@ -870,6 +902,7 @@ class Analyser:
                     for command in escapes.tcl_commands(text):
                         self.script(command, findings, depth + 1)
                 return True
+            self.runs_script(findings, cmd, list(cmd.operands))
             if cmd.operands:
                 self.hit(findings, "exec.script", " ".join(cmd.argv))
                 return True

@@ -582,15 +582,18 @@ def _awk_block(block: str, bound: dict[str, str], record: str | None, out: list[
         match = _AWK_PRINT.fullmatch(statement)
         if match is None:
             return None
-        values = [awk_value(part.strip(), bound, record) for part in _AWK_ARGUMENT.findall(match.group(2))]
-        if any(value is None for value in values):
-            return None
+        values: list[str] = []
+        for part in _AWK_ARGUMENT.findall(match.group(2)):
+            value = awk_value(part.strip(), bound, record)
+            if value is None:
+                return None
+            values.append(value)
         if match.group(1) == "print":
             out.append(" ".join(values) if values else (record or "") + "\n")
             if values:
                 out.append("\n")
         elif values:
-            out.append(printf(values))  # type: ignore[arg-type]
+            out.append(printf(values))
     return True
 
 

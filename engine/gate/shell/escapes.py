@@ -482,7 +482,7 @@ def _closing(text: str, start: int, opening: str, closing: str) -> int:
 
 def _brackets(word: str) -> list[str]:
     """The command texts of the `[…]` substitutions in a word."""
-    found = []
+    found: list[str] = []
     start = word.find("[")
     while start != -1 and len(found) < MAX_COMMANDS:
         end = _closing(word, start, "[", "]")

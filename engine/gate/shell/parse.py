@@ -248,7 +248,7 @@ class _Walker:
         values = node.children_by_field_name("value")
         name = self.decoder.raw(name_node) if name_node is not None else ""
         decoder = self.decoder
-        items: list[str] | None = []
+        collected: list[str] = []
         dynamic = decoder.dynamic
         decoder.dynamic = False
         for value in values[:MAX_ITEMS]:
@@ -257,7 +257,8 @@ class _Walker:
                 every = self.kind(value)
                 if every is not None:
                     decoder.kinds[name] = every
-            items.extend(listed if listed is not None else decoder.fields(value))
+            collected.extend(listed if listed is not None else decoder.fields(value))
+        items: list[str] | None = collected
         if not values:
             items = list(decoder.positional) if decoder.positional is not None else None
         if decoder.dynamic or items is None or len(values) > MAX_ITEMS:

@@ -601,11 +601,11 @@ def _follow_cmd(analyser: "Analyser", cmd, findings: Findings, depth: int,
         lower = arg.lower()
         if lower.startswith(("/c", "/k")) and not lower.startswith(("/c:", "/k:")):
             rest = ([arg[2:]] if len(arg) > 2 else []) + args[i + 1:]
-            text = " ".join(f'"{a}"' if j and " " in a and not a.startswith('"') else a for j, a in enumerate(rest))
+            script = " ".join(f'"{a}"' if j and " " in a and not a.startswith('"') else a for j, a in enumerate(rest))
             if lower.startswith("/k"):
                 analyser.hit(findings, "exec.shell-spawn", " ".join(cmd.argv))
-            if text.strip():
-                read_cmd(analyser, text, findings, depth + 1)
+            if script.strip():
+                read_cmd(analyser, script, findings, depth + 1)
             return True
     text = cmd.stdin if cmd.stdin is not None else simulate(stages) if cmd.piped and stages else None
     if text is not None:
@@ -908,8 +908,9 @@ class _PowerShell:
         parts = _concatenated(text)
         if len(parts) > 1:
             values = [self.literal(part, scope, nesting + 1) for part in parts]
-            if all(v is not None and len(v.texts) == 1 for v in values):
-                return Binding(["".join(v.texts[0] for v in values)])
+            texts = [v.texts[0] for v in values if v is not None and len(v.texts) == 1]
+            if len(texts) == len(values):
+                return Binding(["".join(texts)])
             return None
         template = _FORMAT.fullmatch(text)
         if template is not None:
