@@ -59,9 +59,11 @@ if [ "$what" = demo ] || [ "$what" = both ]; then
     run "apt-get install -y -qq tmux >/dev/null 2>&1 || true"
     run "tmux new-session -d -s fresh -x 160 -y 48 './setup.sh demo --pace 0; sleep 600'"
     tries=0
-    # Running: the engine says so and no demo task is still queued or running.
+    # Settled: the engine runs, the demo's tasks are queued (six with a browser, four without)
+    # and none is still queued or running.
     until screen=$(run "tmux capture-pane -p -t fresh") \
             && echo "$screen" | grep -q "engine running" \
+            && echo "$screen" | grep -Eq " [46] tasks " \
             && ! echo "$screen" | grep -Eq "t-[0-9a-f]+ +. (queued|running)"; do
         tries=$((tries + 1))
         if [ "$tries" -gt 900 ]; then
