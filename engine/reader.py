@@ -47,10 +47,14 @@ class Records:
     async def pending_approvals(self) -> list[Approval]:
         return await self.approvals.pending()
 
-    async def receipt(self, receipt_id: str) -> Receipt:
+    def _receipts(self) -> Journal:
+        """The journal; `UndoError` when recovery is off and there is none."""
         if self.journal is None:
             raise UndoError("recovery is switched off: there are no receipts")
-        return await self.journal.get(receipt_id)
+        return self.journal
+
+    async def receipt(self, receipt_id: str) -> Receipt:
+        return await self._receipts().get(receipt_id)
 
     async def receipts(self, limit: int = 200) -> list[Receipt]:
         return await self.journal.receipts(limit) if self.journal else []
@@ -103,10 +107,11 @@ class Records:
 
     async def receipt_detail(self, receipt_id: str) -> ReceiptDetail:
         """A receipt with its change, its snapshot's contents, its step, and later receipts an undo would meet."""
-        receipt = await self.receipt(receipt_id)
+        journal = self._receipts()
+        receipt = await journal.get(receipt_id)
         task = await self.queue.get(receipt.task_id) if receipt.task_id else None
-        step = await self.queue.step(receipt.task_id, receipt.step_idx) if task and receipt.step_idx is not None else None
-        later = await self.journal.later(receipt) if receipt.reversal is Reversal.REVERSIBLE else []
+        step = await self.queue.step(task.id, receipt.step_idx) if task and receipt.step_idx is not None else None
+        later = await journal.later(receipt) if receipt.reversal is Reversal.REVERSIBLE else []
 
         def look() -> ReceiptDetail:
             state = snapshot_state(receipt)

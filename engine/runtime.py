@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 from engine.agents.agent import AgentContext, AgentError, AgentFactory, Price
 from engine.agents.scripted import ScriptedAgent
@@ -177,7 +178,7 @@ class Runtime(Records):
         policy: Policy | None = None, pace: float = 0.0, lease_seconds: float = 30.0,
         environments: Iterable[Environment] = (), agents: Mapping[str, AgentFactory] | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
-    ) -> "Runtime":
+    ) -> Self:
         """Open (creating if needed) the home's database; `pace` slows steps so a person can watch.
 
         The workspace, browser and desktop environments are always there; `environments` adds
@@ -202,7 +203,10 @@ class Runtime(Records):
 
     @property
     def workspace(self) -> WorkspaceEnv:
-        return self.environments["workspace"]
+        env = self.environments[WORKSPACE_KIND]
+        if not isinstance(env, WorkspaceEnv):
+            raise TypeError(f"the {WORKSPACE_KIND} environment is a {type(env).__name__}, not a WorkspaceEnv")
+        return env
 
     async def submit(self, spec: TaskSpec) -> Task:
         [task] = await self.runner.submit([spec])

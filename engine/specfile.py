@@ -30,7 +30,7 @@ def read(path: Path) -> dict[str, Any]:
         raise SpecError(f"{path}: cannot read the spec ({exc})") from None
     try:
         raw = tomllib.loads(text) if path.suffix.lower() == ".toml" else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+    except ValueError as exc:  # a decoding error, or an integer longer than Python reads (4,300 digits)
         kind = "TOML" if path.suffix.lower() == ".toml" else "JSON"
         raise SpecError(f"{path}: not valid {kind} ({exc})") from None
     except RecursionError:

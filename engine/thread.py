@@ -24,18 +24,19 @@ class EngineThread:
         self._open = open_runtime
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._jobs: set[concurrent.futures.Future] = set()
+        self._jobs: set[concurrent.futures.Future[object]] = set()
         self.runtime: "Runtime | None" = None
 
     async def start(self) -> "Runtime":
         """Open the runtime on the engine thread; its opening error, if any, is raised here."""
-        ready: concurrent.futures.Future = concurrent.futures.Future()
+        ready: concurrent.futures.Future[Runtime] = concurrent.futures.Future()
         self._thread = threading.Thread(target=self._main, args=(ready,), name="warden-engine", daemon=True)
         self._thread.start()
-        self.runtime = await asyncio.wrap_future(ready)
-        return self.runtime
+        runtime = await asyncio.wrap_future(ready)
+        self.runtime = runtime
+        return runtime
 
-    def _main(self, ready: concurrent.futures.Future) -> None:
+    def _main(self, ready: concurrent.futures.Future[Runtime]) -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
@@ -55,25 +56,27 @@ class EngineThread:
         """Run `work(runtime)` on the engine's loop and wait for its result from this one."""
         return await asyncio.wrap_future(self._schedule(work))
 
-    def spawn(self, work: Callable[["Runtime"], Awaitable[object]]) -> concurrent.futures.Future:
+    def spawn(self, work: Callable[["Runtime"], Awaitable[object]]) -> concurrent.futures.Future[object]:
         """Start background work on the engine's loop; it is cancelled by `stop`."""
         job = self._schedule(work)
         self._jobs.add(job)
         job.add_done_callback(self._jobs.discard)
         return job
 
-    def _schedule(self, work: Callable[["Runtime"], Awaitable[T]]) -> concurrent.futures.Future:
-        if self._loop is None or self.runtime is None:
+    def _schedule(self, work: Callable[["Runtime"], Awaitable[T]]) -> concurrent.futures.Future[T]:
+        loop, runtime = self._loop, self.runtime
+        if loop is None or runtime is None:
             raise RuntimeError("the engine thread is not running")
 
         async def wrapped() -> T:
-            return await work(self.runtime)
+            return await work(runtime)
 
-        return asyncio.run_coroutine_threadsafe(wrapped(), self._loop)
+        return asyncio.run_coroutine_threadsafe(wrapped(), loop)
 
     async def stop(self) -> None:
         """Cancel background work, close the runtime's database and end the thread."""
-        if self._loop is None:
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None:  # the loop is set on the thread, once the runtime opened
             return
         for job in list(self._jobs):
             job.cancel()
@@ -89,6 +92,6 @@ class EngineThread:
         try:
             await self.call(shutdown)
         finally:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            await asyncio.to_thread(self._thread.join, 10)
+            loop.call_soon_threadsafe(loop.stop)
+            await asyncio.to_thread(thread.join, 10)
             self._loop = None

@@ -5,8 +5,8 @@ Anything a record holds (a goal, a path, a receipt's summary, an error, an event
 agent, a web page or another process. Written to a terminal as it is, an escape sequence in it moves the
 cursor and repaints the screen (a path holding `ESC 7 ESC[4;110H` once rewrote the Approvals pane), a
 direction override reorders what follows, and a zero-width character hides a difference a person is meant
-to see. So every client that shows records (the console, the command line) passes their text through
-`visible` first, and shows what it returns as plain text, never as markup.
+to see. So the console draws every record's words through `visible` (`widgets/record_text.py`), as plain
+text, never as markup.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def load_specs(path: Path) -> list[TaskSpec]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: bad JSON, or an integer past 4,300 digits
         raise WardenError(f"{path}: not a readable JSON task file ({exc})") from None
     except RecursionError:
         raise WardenError(f"{path}: nested too deeply to be a task file") from None

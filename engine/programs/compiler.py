@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,7 +178,7 @@ def end_check(steps: Sequence[Recorded], calls: list[ToolCall], params: dict[str
 
 
 def compile_run(goal: str, steps: Sequence[ToolCall | Recorded], registry: ToolRegistry, env_kind: str,
-                provenance: dict, env_spec: dict | None = None, evaluator: dict | None = None) -> Program:
+                provenance: dict, env_spec: Mapping[str, Any] | None = None, evaluator: dict | None = None) -> Program:
     """A program of the given environment kind from a run's done steps, in order.
 
     `env_spec` (the task's environment) and `evaluator` travel with the program, so the verify

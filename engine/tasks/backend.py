@@ -6,7 +6,8 @@ put a durable execution engine such as Temporal behind the same methods.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from engine.envs.environment import Environment
 from engine.programs.program import Program
@@ -16,6 +17,10 @@ from engine.tasks.task import Task, TaskSpec
 
 
 class TaskBackend(Protocol):
+    """`identity` names the runner in the claims it takes (`claimed_by`); a process running several sets each its own."""
+
+    identity: str
+
     async def submit(self, specs: list[TaskSpec]) -> list[Task]: ...
 
     async def decide(self, approval_id: str, approved: bool, by: str) -> None: ...
@@ -30,6 +35,6 @@ class TaskBackend(Protocol):
 
     async def serve(self) -> None: ...
 
-    async def offer(self, program: Program, params: dict[str, str], evaluator: dict | None, env_spec: dict,
+    async def offer(self, program: Program, params: dict[str, str], evaluator: dict | None, env_spec: Mapping[str, Any],
                     env: Environment, clean: Environment | None = None, task_id: str | None = None,
                     hold_unjudged: bool = False) -> Offered: ...

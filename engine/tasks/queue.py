@@ -111,7 +111,7 @@ class TaskQueue:
     async def count(self, text: str = "") -> int:
         """How many tasks `page` would list for `text`."""
         matching, params = containing(text, TASK_WORDS)
-        row = await self._store.fetchone(f"SELECT COUNT(*) AS n FROM tasks t WHERE {matching}", params)
+        row = await self._store.fetchrow(f"SELECT COUNT(*) AS n FROM tasks t WHERE {matching}", params)
         return row["n"]
 
     async def place(self, task_id: str, text: str = "") -> int | None:
@@ -137,20 +137,21 @@ class TaskQueue:
         """Take the oldest queued task (or that one task) for `runner`, raising its epoch; the status check
         in the UPDATE makes a double claim impossible, and the epoch fences out whoever held it before."""
         if task_id is not None:
-            rows = [{"id": task_id}]
+            ids = [task_id]
         else:
             rows = await self._store.fetchall(
                 "SELECT id FROM tasks WHERE status = ? ORDER BY created_at, rowid LIMIT 8", (TaskStatus.QUEUED.value,)
             )
-        for row in rows:
+            ids = [row["id"] for row in rows]
+        for candidate in ids:
             now = time.time()
             claimed = await self._store.execute(
                 "UPDATE tasks SET status = ?, updated_at = ?, heartbeat_at = ?, claimed_by = ?, epoch = epoch + 1"
                 " WHERE id = ? AND status = ?",
-                (TaskStatus.RUNNING.value, now, now, runner, row["id"], TaskStatus.QUEUED.value),
+                (TaskStatus.RUNNING.value, now, now, runner, candidate, TaskStatus.QUEUED.value),
             )
             if claimed:
-                return await self.get(row["id"])
+                return await self.get(candidate)
         return None
 
     async def reap(self, lease_seconds: float) -> list[str]:
@@ -193,7 +194,7 @@ class TaskQueue:
         Settling a step (writing what a call did) is also allowed once the task was cancelled
         under this claim: the call ran before the cancel could stop it, and that is a fact.
         """
-        _held(await db.execute_fetchall(_holds_sql(settling), (claim.task_id, claim.runner, claim.epoch)), claim)
+        _held(list(await db.execute_fetchall(_holds_sql(settling), (claim.task_id, claim.runner, claim.epoch))), claim)
 
     async def check(self, claim: Claim) -> None:
         """Outside a transaction: LeaseLost unless the task still runs (or was cancelled) under this claim.
@@ -221,7 +222,7 @@ class TaskQueue:
         return revealed_call(self._store.redactor, ToolCall.from_json(json.loads(step["whole_call"])))
 
     async def next_idx(self, task_id: str) -> int:
-        row = await self._store.fetchone("SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM steps WHERE task_id = ?", (task_id,))
+        row = await self._store.fetchrow("SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM steps WHERE task_id = ?", (task_id,))
         return row["n"]
 
     async def history(self, task_id: str) -> list[Turn]:
@@ -260,7 +261,7 @@ class TaskQueue:
         params: tuple = (task_id, source)
         if status is not None:
             sql, params = sql + " AND status = ?", params + (status,)
-        row = await self._store.fetchone(sql, params)
+        row = await self._store.fetchrow(sql, params)
         return row["n"]
 
     async def propose(self, env: object, claim: Claim, idx: int, call: ToolCall, source: str,
@@ -326,7 +327,7 @@ class TaskQueue:
     async def raise_budget(self, task_id: str, raised: Budget) -> Budget:
         """Record limits a person set for this task (each replaces the spec's); returns the raised set."""
         async with self._store.transaction() as db:
-            rows = await db.execute_fetchall("SELECT budget FROM tasks WHERE id = ?", (task_id,))
+            rows = list(await db.execute_fetchall("SELECT budget FROM tasks WHERE id = ?", (task_id,)))
             if not rows:
                 raise TaskError(f"no task {task_id}")
             before = Budget.from_json(json.loads(rows[0][0])) if rows[0][0] else Budget()
@@ -352,7 +353,7 @@ def _holds_sql(settling: bool) -> str:
     return f"SELECT 1 FROM tasks WHERE id = ? AND status IN {statuses} AND claimed_by = ? AND epoch = ?"
 
 
-def _held(rows: list, claim: Claim) -> None:
+def _held(rows: list[aiosqlite.Row], claim: Claim) -> None:
     if not rows:
         raise LeaseLost(f"task {claim.task_id}: claim {claim.epoch} of {claim.runner} no longer holds")
 

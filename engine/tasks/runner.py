@@ -19,6 +19,7 @@ import traceback
 from dataclasses import replace
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from engine.agents.agent import Act, AgentContext, AgentError, AgentFactory, Finish, Price
 from engine.envs.environment import Environment, Observation
@@ -48,7 +49,7 @@ from engine.tasks.retrace import DoneStep, Retracer
 from engine.tasks.stepper import Stepper
 from engine.tasks.task import Task, TaskError, TaskMode, TaskSpec, TaskStatus
 from engine.tools.call import ToolCall
-from engine.tools.outcome import StepStatus
+from engine.tools.outcome import StepOutcome, StepStatus
 
 SERVED = frozenset({"verified", "accepted"})
 ORPHAN_AGE = 600.0  # seconds before an unreferenced snapshot is taken for a dead runner's, not a live one's
@@ -247,6 +248,9 @@ class TaskRunner:
             await self.queue.set_mode(task.id, mode, program_id)
             await self._bus.publish(TaskStarted(task.id, mode.value, program_id))
         if mode is TaskMode.REPLAY:
+            if program_id is None:  # a replay is always set with its program (`set_mode`): this row is damaged
+                await self._fail(task, "it is set to replay a program, but names none")
+                return
             program = await self._corpus.get(program_id)
             if program is None:
                 result = ReplayResult(ReplayEnd.MISMATCH, "", 0, f"program {program_id} is no longer stored")
@@ -358,9 +362,9 @@ class TaskRunner:
                                 wall_s=base_wall + time.monotonic() - started)
                 await self.queue.spend(lease.claim, spent)
                 if not isinstance(proposal, Act):
-                    outcome = "finished" if isinstance(proposal, Finish) else "gave up"
+                    concluded = "finished" if isinstance(proposal, Finish) else "gave up"
                     message = proposal.summary if isinstance(proposal, Finish) else proposal.reason
-                    await self._bus.publish(AgentConcluded(task.id, outcome, message, proposal.usage.as_json()))
+                    await self._bus.publish(AgentConcluded(task.id, concluded, message, proposal.usage.as_json()))
                     if isinstance(proposal, Finish):
                         if await self._finish(task, TaskMode.AGENT, env):
                             await self._learn(task, env)
@@ -439,7 +443,8 @@ class TaskRunner:
             steps = [(row["source"], Recorded(ToolCall.from_json(row["call"]),
                                               {k: row[k] for k in ("before", "target", "after") if k in row} or None))
                      for row in await self.queue.traces(task.id) if row["status"] == "done"]
-            if not task.spec.learn or not steps:
+            agent = task.spec.agent
+            if not task.spec.learn or not steps or agent is None:  # only an agent's run is learned from
                 return
             if self.queue.redactor.holds_secret([task.goal, [step.call.as_json() for _, step in steps]]):
                 await self._bus.publish(ProgramRejected(task.id, "", "the run used a secret, and a program would "
@@ -453,7 +458,7 @@ class TaskRunner:
                 params = base.bind(task.goal) or {}
                 program = extend(base, fell[-1].state_id, failed, continuation, params, self._stepper.registry)
             else:
-                provenance = {"task": task.id, "agent": task.spec.agent["kind"]}
+                provenance = {"task": task.id, "agent": agent["kind"]}
                 program = compile_run(task.goal, [step for _, step in steps], self._stepper.registry, env.kind,
                                       provenance, task.spec.env, task.spec.evaluator)
                 params = {name: spec["example"] for name, spec in program.params.items()}
@@ -466,7 +471,7 @@ class TaskRunner:
         finally:
             await self._drop_clean(task.id, clean)
 
-    async def offer(self, program: Program, params: dict[str, str], evaluator: dict | None, env_spec: dict,
+    async def offer(self, program: Program, params: dict[str, str], evaluator: dict | None, env_spec: Mapping[str, Any],
                     env: Environment, clean: Environment | None = None, task_id: str | None = None,
                     hold_unjudged: bool = False) -> Offered:
         """Put a program through the verify gate into the corpus: it replaces the one of its signature only
@@ -550,7 +555,7 @@ def _seen(observation: Observation | None) -> dict | None:
     return {"kind": observation.kind, **facts, "text": observation.text[:TRACE_TEXT]}
 
 
-def _trace(before: Observation | None, outcome) -> dict:
+def _trace(before: Observation | None, outcome: StepOutcome) -> dict:
     """What one step saw before, what it acted on (the element a coordinate click hit), and what it saw after."""
     data = outcome.output.data if outcome.output is not None else {}
     return {"before": _seen(before), "target": data.get("target"), "after": _seen(outcome.observation)}

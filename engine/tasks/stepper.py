@@ -79,7 +79,7 @@ class Stepper:
             return StepOutcome(_SETTLED[previous["status"]], previous["output"] or "")
         step = _Step(claim, idx, call, source, state_id)
         interrupted = previous is not None and previous["status"] == "dispatching"
-        left = json.loads(previous["pending"]) if interrupted and previous["pending"] else {}
+        left = json.loads(previous["pending"]) if interrupted and previous is not None and previous["pending"] else {}
         if previous is None:
             await self.queue.propose(env, claim, idx, call, source, state_id)
         try:
@@ -156,7 +156,7 @@ class Stepper:
             return False
         return await self.journal.rollback(env, Prepared.from_json(left["prepared"]))
 
-    async def _confirm(self, env, tool: Tool, step: "_Step", left: dict, evidence: Evidence) -> StepOutcome:
+    async def _confirm(self, env: Environment, tool: Tool, step: "_Step", left: dict, evidence: Evidence) -> StepOutcome:
         """An interrupted step that did take effect: done, with the receipt its write-ahead prepared."""
         message = f"interrupted step had already taken effect: {evidence.seen}"
         if self.journal is not None and left.get("prepared"):
@@ -174,14 +174,16 @@ class Stepper:
                                                step.source, message))
         return StepOutcome(StepStatus.DONE, message, None, await env.observe())
 
-    async def _run(self, env, tool: Tool, step: "_Step", verdict: Verdict, approval, left: dict) -> StepOutcome:
+    async def _run(self, env: Environment, tool: Tool, step: "_Step", verdict: Verdict, approval: Approval | None,
+                   left: dict) -> StepOutcome:
         task_id, call = step.claim.task_id, step.call
+        journal = self.journal
         prepared: Prepared | None = None
         ahead = False
         try:
             try:
-                if self.journal is not None:
-                    prepared = await self.journal.prepare(env, tool, call, verdict.tier)
+                if journal is not None:
+                    prepared = await journal.prepare(env, tool, call, verdict.tier)
                 pending = {"tier": verdict.tier.value, "prepared": prepared.as_json() if prepared else None}
                 if tool.witness is not None:
                     pending["witness"] = await tool.witness.before(env, call.args)
@@ -214,22 +216,22 @@ class Stepper:
                 output, status, message = None, StepStatus.FAILED, one_line(exc)
             if prepared is not None and tool.snapshots_itself:
                 prepared = await deferred.settle(prepared)
-            if prepared is not None:
-                await self.journal.seal(env, prepared)
+            if journal is not None and prepared is not None:
+                await journal.seal(env, prepared)
             async with self.store.transaction() as db:
                 receipt = None
-                if prepared is not None:
+                if journal is not None and prepared is not None:
                     summary = tool.describe(call.args)
                     summary = summary if status is StepStatus.DONE else f"FAILED {summary}"
                     compensation = bound(tool, call, verdict.tier, output, time.time())
-                    receipt = await self.journal.commit(db, prepared, task_id, step.idx, call, verdict.tier, summary,
-                                                        compensation)
+                    receipt = await journal.commit(db, prepared, task_id, step.idx, call, verdict.tier, summary,
+                                                   compensation)
                 receipt_id = receipt.id if receipt else None
                 await self.queue.mark_step(db, step.claim, step.idx, call, status.value, step.source, step.state_id,
                                            receipt_id, output=message[-OUTPUT_LIMIT:])
         finally:
-            if prepared is not None and not ahead:
-                self.journal.discard(prepared)
+            if journal is not None and prepared is not None and not ahead:
+                journal.discard(prepared)
         if status is StepStatus.FAILED:
             return StepOutcome(StepStatus.FAILED, message)
         await self.bus.publish(ActionCompleted(task_id, step.idx, call.as_json(), receipt_id or "", step.source,
@@ -251,7 +253,7 @@ class Stepper:
         self.drop(left)
         return StepOutcome(status, message)
 
-    async def _block(self, env, step: "_Step", verdict: Verdict, left: dict) -> StepOutcome:
+    async def _block(self, env: Environment, step: "_Step", verdict: Verdict, left: dict) -> StepOutcome:
         task_id, call = step.claim.task_id, step.call
         reason = f"blocked ({', '.join(verdict.rules) or verdict.level.label}): {verdict.reason}"
         receipt_id = ""

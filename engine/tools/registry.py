@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from engine.errors import WardenError
 from engine.tier import Tier
@@ -26,6 +26,27 @@ Predicate = dict[str, Any]
 
 class ToolError(WardenError):
     """A call names an unknown tool, has bad arguments, or the tool failed."""
+
+
+E = TypeVar("E", bound="Environment")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def acting_in(
+    env_type: type[E], act: Callable[Concatenate[E, P], Awaitable[R]],
+) -> Callable[Concatenate["Environment", P], Awaitable[R]]:
+    """`act`, written for one environment class, as a tool's `run` or `pin` (or a witness's look): the runtime
+    hands a tool the environment it came from, typed as any environment; another kind is refused in one line."""
+
+    async def checked(env: Environment, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        if not isinstance(env, env_type):
+            kind = env_type.kind
+            article = "an" if kind[:1] in ("a", "e", "i", "o", "u") else "a"
+            raise ToolError(f"{article} {kind} tool cannot act in a {env.kind} environment")
+        return await act(env, *args, **kwargs)
+
+    return checked
 
 
 @dataclass(frozen=True)

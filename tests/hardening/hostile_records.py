@@ -64,7 +64,7 @@ async def seed(home: Path, workspace: Path, hostile: Hostile) -> Seeded:
     runtime = await Runtime.open(home, workspace, Switches())
     await runtime.close()
     now = time.time()
-    failed, paused = hostile.task_id, "t-paused"
+    failed, paused = storable(hostile.task_id), "t-paused"
     call = json.dumps({"tool": "fs.write", "args": {"path": hostile.path, "content": hostile.output}})
     spec = json.dumps(TaskSpec(goal=goal_of(hostile.goal)).to_json())
     with sqlite3.connect(home / "warden.db") as db:

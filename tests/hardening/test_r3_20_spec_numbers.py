@@ -76,3 +76,19 @@ def test_r3_20_sane_limits_are_kept_and_doubling_stays_within_bounds() -> None:
     for _ in range(200):
         budget = budget.doubled()
     assert Budget.from_json(budget.as_json()) == budget, "a budget doubled again and again is still a valid one"
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("tasks.json", '{"goal": "Write a.txt", "max_steps": ' + "9" * 5000 + "}"),
+    ("task.toml", 'goal = "Write a.txt"\nmax_steps = ' + "9" * 5000 + "\n"),
+])
+def test_r3_20_a_number_too_long_to_read_is_one_line(tmp_path: Path, monkeypatch, capsys, name: str, text: str) -> None:
+    """Python refuses to read an integer of more than 4,300 digits; the file is refused, not the reader."""
+    monkeypatch.setenv("WARDEN_HOME", str(tmp_path / "home"))
+    spec = tmp_path / name
+    spec.write_text(text, encoding="utf-8")
+    command = ["submit", str(spec)] if name.endswith(".json") else ["run", "--spec", str(spec)]
+    assert main(command) != 0
+    [line] = capsys.readouterr().err.splitlines()
+    assert str(spec) in line and "digits" in line, line
+    assert tasks_in(tmp_path / "home") == []

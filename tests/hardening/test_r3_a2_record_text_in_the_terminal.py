@@ -82,7 +82,7 @@ async def walk(home: Path, workspace: Path, hostile: Hostile) -> str:
             return written(app)
 
 
-@settings(max_examples=12, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile=hostiles())
 def test_r3_a2_random_records_never_reach_the_terminal_as_control_sequences(hostile: Hostile) -> None:
     with tempfile.TemporaryDirectory() as folder:

@@ -73,8 +73,5 @@ class CrashRuntime(Runtime):
 async def open_runtime(home: Path, control: Path, lease_seconds: float = 30.0) -> CrashRuntime:
     """A runtime on the bench's home, every layer on, with the crash operators."""
     idle = control / "idle-space"
-    runtime = await CrashRuntime.open(home, control / "idle-workspace", Switches(), lease_seconds=lease_seconds,
-                                      environments=[CrashSpace(idle, control)])
-    if not isinstance(runtime, CrashRuntime):  # `Runtime.open` builds its own class, but is typed as building a Runtime
-        raise TypeError(f"CrashRuntime.open built a {type(runtime).__name__}")
-    return runtime
+    return await CrashRuntime.open(home, control / "idle-workspace", Switches(), lease_seconds=lease_seconds,
+                                   environments=[CrashSpace(idle, control)])

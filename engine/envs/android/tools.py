@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.envs.android.environment import KIND, AndroidEnv
 from engine.envs.android.hierarchy import Node
 from engine.envs.android.targets import describe, resolve
 from engine.tier import Tier
-from engine.tools.registry import Tool, ToolError, ToolOutput
-
-if TYPE_CHECKING:
-    from engine.envs.environment import Environment
+from engine.tools.registry import Tool, ToolError, ToolOutput, acting_in
 
 # Java package names: the device runs them through a shell command line, so nothing else passes.
 _PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)+")
@@ -61,16 +58,6 @@ async def _set_text(env: AndroidEnv, args: dict[str, Any]) -> ToolOutput:
 Act = Callable[[AndroidEnv, dict[str, Any]], Awaitable[ToolOutput]]
 
 
-def _on_phone(act: Act) -> Callable[["Environment", dict[str, Any]], Awaitable[ToolOutput]]:
-    """`act` as a tool's `run`: the runtime hands a tool the environment it came from, here a phone."""
-    async def run(env: Environment, args: dict[str, Any]) -> ToolOutput:
-        if not isinstance(env, AndroidEnv):
-            raise ToolError(f"an android tool cannot act in a {env.kind} environment")
-        return await act(env, args)
-
-    return run
-
-
 def _press(key: str) -> Act:
     async def run(env: AndroidEnv, args: dict[str, Any]) -> ToolOutput:
         await env.link.call(f"press {key}", lambda device: device.press(key))
@@ -103,7 +90,7 @@ ANDROID_TOOLS = (
         name="android.click",
         kind=KIND,
         schema={"target": dict},
-        run=_on_phone(_click),
+        run=acting_in(AndroidEnv, _click),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         scoped=True,
         needs=lambda a: {"exists": a["target"]},
@@ -113,7 +100,7 @@ ANDROID_TOOLS = (
         name="android.set_text",
         kind=KIND,
         schema={"target": dict, "text": str},
-        run=_on_phone(_set_text),
+        run=acting_in(AndroidEnv, _set_text),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         scoped=True,
         needs=lambda a: {"exists": a["target"]},
@@ -123,7 +110,7 @@ ANDROID_TOOLS = (
         name="android.back",
         kind=KIND,
         schema={},
-        run=_on_phone(_press("back")),
+        run=acting_in(AndroidEnv, _press("back")),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         scoped=True,
         summary=lambda a: "press back",
@@ -132,7 +119,7 @@ ANDROID_TOOLS = (
         name="android.home",
         kind=KIND,
         schema={},
-        run=_on_phone(_press("home")),
+        run=acting_in(AndroidEnv, _press("home")),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         scoped=True,
         summary=lambda a: "press home",
@@ -141,7 +128,7 @@ ANDROID_TOOLS = (
         name="android.app_start",
         kind=KIND,
         schema={"package": str},
-        run=_on_phone(_app_start),
+        run=acting_in(AndroidEnv, _app_start),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         scoped=True,
         summary=lambda a: f"start {a['package']}",
@@ -150,7 +137,7 @@ ANDROID_TOOLS = (
         name="android.app_stop",
         kind=KIND,
         schema={"package": str},
-        run=_on_phone(_app_stop),
+        run=acting_in(AndroidEnv, _app_stop),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         scoped=True,
         summary=lambda a: f"stop {a['package']}",

@@ -10,16 +10,12 @@ character it has no key for, an unknown key name) are refused in one line instea
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.envs.desktop.environment import KIND, DesktopEnv
 from engine.tier import Tier
-from engine.tools.registry import Tool, ToolError, ToolOutput
-
-if TYPE_CHECKING:
-    from engine.envs.environment import Environment
+from engine.tools.registry import Tool, ToolError, ToolOutput, acting_in
 
 SHOWN_TEXT = 40
 _KEY_SEPARATOR = re.compile(r"\+(?=.)")  # "ctrl++" is ctrl and "+"
@@ -85,17 +81,6 @@ async def _scroll(env: DesktopEnv, args: dict[str, Any]) -> ToolOutput:
     return ToolOutput(f"scrolled {_direction(dy)} {abs(dy)}", {"dy": dy})
 
 
-def _on_desktop(act: Callable[[DesktopEnv, dict[str, Any]], Awaitable[ToolOutput]],
-                ) -> Callable[["Environment", dict[str, Any]], Awaitable[ToolOutput]]:
-    """`act` as a tool's `run`: the runtime hands a tool the environment it came from, here a desktop."""
-    async def run(env: Environment, args: dict[str, Any]) -> ToolOutput:
-        if not isinstance(env, DesktopEnv):
-            raise ToolError(f"a desktop tool cannot act in a {env.kind} environment")
-        return await act(env, args)
-
-    return run
-
-
 def _direction(dy: int) -> str:
     return "down" if dy > 0 else "up"
 
@@ -109,7 +94,7 @@ DESKTOP_TOOLS = (
         name="desktop.click",
         kind=KIND,
         schema={"x": int, "y": int},
-        run=_on_desktop(_click),
+        run=acting_in(DesktopEnv, _click),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         summary=lambda a: f"click at ({a['x']}, {a['y']})",
     ),
@@ -117,7 +102,7 @@ DESKTOP_TOOLS = (
         name="desktop.type",
         kind=KIND,
         schema={"text": str},
-        run=_on_desktop(_type),
+        run=acting_in(DesktopEnv, _type),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         summary=lambda a: f"type {_shown(a['text'])}",
     ),
@@ -125,7 +110,7 @@ DESKTOP_TOOLS = (
         name="desktop.hotkey",
         kind=KIND,
         schema={"keys": str},
-        run=_on_desktop(_hotkey),
+        run=acting_in(DesktopEnv, _hotkey),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         summary=lambda a: f"press {a['keys']}",
     ),
@@ -133,7 +118,7 @@ DESKTOP_TOOLS = (
         name="desktop.scroll",
         kind=KIND,
         schema={"dy": int},
-        run=_on_desktop(_scroll),
+        run=acting_in(DesktopEnv, _scroll),
         tier=Tier.EXTERNALLY_IRREVERSIBLE,
         scoped=True,
         summary=lambda a: f"scroll {_direction(a['dy'])} {abs(a['dy'])}",

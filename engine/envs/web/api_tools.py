@@ -17,15 +17,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from http.client import HTTPMessage
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
+from engine.envs.web.environment import WebEnv
 from engine.envs.web.forms import KIND
 from engine.envs.web.origins import origin_of
 from engine.tier import Tier
-from engine.tools.registry import Tool, ToolError, ToolOutput
-
-if TYPE_CHECKING:
-    from engine.envs.web.environment import WebEnv
+from engine.tools.registry import Tool, ToolError, ToolOutput, acting_in
 
 ANSWER_LIMIT = 1_000_000
 
@@ -144,8 +142,8 @@ def api_tools(env: WebEnv) -> tuple[Tool, ...]:
         return Tier.RUNTIME_COMPENSABLE if compensator(args) is not None else Tier.EXTERNALLY_IRREVERSIBLE
 
     return (
-        Tool(name="api.post", kind=KIND, schema={"url": str, "json": dict}, run=_post, tier=tier,
+        Tool(name="api.post", kind=KIND, schema={"url": str, "json": dict}, run=acting_in(WebEnv, _post), tier=tier,
              reverser="compensate", compensator=compensator, summary=lambda a: f"api.post {a['url']}"),
-        Tool(name="api.delete", kind=KIND, schema={"url": str}, run=_delete, tier=Tier.EXTERNALLY_IRREVERSIBLE,
+        Tool(name="api.delete", kind=KIND, schema={"url": str}, run=acting_in(WebEnv, _delete), tier=Tier.EXTERNALLY_IRREVERSIBLE,
              summary=lambda a: f"api.delete {a['url']}"),
     )

@@ -312,7 +312,7 @@ class WebEnv(Unrestorable):
                 return page.url, await page.title(), await page.locator("body").aria_snapshot()
 
         url, title, aria = await self.on_page("observe", look)
-        viewport = self.page().viewport_size or {}
+        viewport: Mapping[str, object] = self.page().viewport_size or {}
         fields = {"url": url, "title": title, "aria": aria,
                   "display": {"width": viewport.get("width"), "height": viewport.get("height")}}
         return Observation(KIND, page_text(url, title, aria), fields, probe=self._probe, camera=self._screenshot)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from playwright.async_api import Locator, Page
 
@@ -39,7 +39,7 @@ def target_problem(target: Any) -> str | None:
     return f"not a target: {target!r:.120}; a target is {TARGET_SHAPE}"
 
 
-def is_target(target: Any) -> bool:
+def is_target(target: Any) -> TypeGuard[dict[str, Any]]:
     return target_problem(target) is None
 
 

@@ -10,23 +10,21 @@ that would leave them is named by `WebEnv.egress` for the gate to rate.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from playwright.async_api import Page
 
 from engine.envs.web import targets
 from engine.envs.web.elements import Element, acted_on, wait_element
+from engine.envs.web.environment import WebEnv
 from engine.envs.web.forms import KIND
 from engine.envs.web.identity import Identity, focused, identify
 from engine.envs.web.origins import origin_of
 from engine.tier import Tier
-from engine.tools.registry import Tool, ToolError, ToolOutput
-
-if TYPE_CHECKING:
-    from engine.envs.web.environment import WebEnv
+from engine.tools.registry import Tool, ToolError, ToolOutput, acting_in
 
 Use = Callable[[Page, dict, Element, dict[str, Any]], Awaitable[None]]
-Run = Callable[["WebEnv", dict[str, Any]], Awaitable[ToolOutput]]
+Run = Callable[[WebEnv, dict[str, Any]], Awaitable[ToolOutput]]
 
 _AFTER_TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 _SCROLLED_TO = "() => [Math.round(window.scrollX), Math.round(window.scrollY)]"
@@ -175,25 +173,27 @@ def web_tools(env: WebEnv) -> tuple[Tool, ...]:
     """The browser tools; `env` answers where a `browser.goto` would leave the task's allowed origins."""
     common: dict[str, Any] = {"kind": KIND, "tier": Tier.EXTERNALLY_IRREVERSIBLE, "scoped": True}
     return (
-        Tool(name="browser.goto", schema={"url": str}, run=_goto, idempotent=True, egress=env.egress,
-             summary=lambda a: f"browser.goto {a['url']}", **common),
-        Tool(name="browser.click", schema={"target": dict}, run=_on_element("browser.click", "clicked", _click, True),
+        Tool(name="browser.goto", schema={"url": str}, run=acting_in(WebEnv, _goto), idempotent=True,
+             egress=env.egress, summary=lambda a: f"browser.goto {a['url']}", **common),
+        Tool(name="browser.click", schema={"target": dict},
+             run=acting_in(WebEnv, _on_element("browser.click", "clicked", _click, True)),
              needs=_needs_element, summary=lambda a: f"browser.click {_named(a)}", **common),
         Tool(name="browser.fill", schema={"target": dict, "text": str},
-             run=_on_element("browser.fill", "filled", _fill), idempotent=True, needs=_needs_element,
-             effect=lambda a: {"value": {"target": a["target"], "equals": a["text"]}},
+             run=acting_in(WebEnv, _on_element("browser.fill", "filled", _fill)), idempotent=True,
+             needs=_needs_element, effect=lambda a: {"value": {"target": a["target"], "equals": a["text"]}},
              summary=lambda a: f"browser.fill {_named(a)} with {_short(a['text'])}", **common),
-        Tool(name="browser.type", schema={"text": str}, run=_type,
+        Tool(name="browser.type", schema={"text": str}, run=acting_in(WebEnv, _type),
              summary=lambda a: f"browser.type {_short(a['text'])}", **common),
-        Tool(name="browser.press", schema={"key": str}, run=_press,
+        Tool(name="browser.press", schema={"key": str}, run=acting_in(WebEnv, _press),
              summary=lambda a: f"browser.press {a['key']}", **common),
         Tool(name="browser.select", schema={"target": dict, "value": str},
-             run=_on_element("browser.select", "selected in", _select), idempotent=True, needs=_needs_element,
-             summary=lambda a: f"browser.select {_short(a['value'])} in {_named(a)}", **common),
-        Tool(name="browser.check", schema={"target": dict}, run=_on_element("browser.check", "checked", _check),
-             idempotent=True, needs=_needs_element, summary=lambda a: f"browser.check {_named(a)}", **common),
-        Tool(name="browser.scroll", schema={"dx": int, "dy": int}, run=_scroll,
+             run=acting_in(WebEnv, _on_element("browser.select", "selected in", _select)), idempotent=True,
+             needs=_needs_element, summary=lambda a: f"browser.select {_short(a['value'])} in {_named(a)}", **common),
+        Tool(name="browser.check", schema={"target": dict},
+             run=acting_in(WebEnv, _on_element("browser.check", "checked", _check)), idempotent=True,
+             needs=_needs_element, summary=lambda a: f"browser.check {_named(a)}", **common),
+        Tool(name="browser.scroll", schema={"dx": int, "dy": int}, run=acting_in(WebEnv, _scroll),
              summary=lambda a: f"browser.scroll by ({a['dx']}, {a['dy']})", **common),
-        Tool(name="browser.wait", schema={"target": dict}, run=_wait,
+        Tool(name="browser.wait", schema={"target": dict}, run=acting_in(WebEnv, _wait),
              summary=lambda a: f"browser.wait for {_named(a)}", **common),
     )

@@ -365,7 +365,6 @@ def copy_at(source_fd: int, source: str, destination_fd: int, destination: str, 
     entries `passed_over` says so of are left out, and attributes named with a `dropped_xattrs`
     prefix are not copied (an overlay's upper layer: its whiteouts and its own attributes).
     """
-    keep = {"passed_over": passed_over, "dropped_xattrs": dropped_xattrs}
     found = os.stat(source, dir_fd=source_fd, follow_symlinks=False)
     mode = found.st_mode
     if stat.S_ISLNK(mode):
@@ -395,7 +394,7 @@ def copy_at(source_fd: int, source: str, destination_fd: int, destination: str, 
         try:
             out = os.open(destination, DIRECTORY, dir_fd=destination_fd)
             try:
-                copy_children(src, out, **keep)
+                copy_children(src, out, passed_over=passed_over, dropped_xattrs=dropped_xattrs)
                 _copy_metadata(src, out, os.fstat(src), dropped_xattrs)
             finally:
                 os.close(out)

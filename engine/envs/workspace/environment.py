@@ -203,4 +203,6 @@ class WorkspaceEnv:
         if snapshot.overlaps(a, b):
             return True
         mine, theirs = confined.identity(self.root, a), confined.identity(self.root, b)
-        return bool(mine and theirs) and (mine[-1] in theirs or theirs[-1] in mine)
+        if not mine or not theirs:
+            return False
+        return mine[-1] in theirs or theirs[-1] in mine

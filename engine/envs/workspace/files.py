@@ -23,8 +23,9 @@ from __future__ import annotations
 import asyncio
 import errno
 import os
+from collections.abc import Awaitable, Callable
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.envs.workspace import admission, confined
 from engine.envs.workspace.environment import KIND, WorkspaceEnv
@@ -32,12 +33,16 @@ from engine.envs.workspace.inverse import DELETE_CREATED, MOVE_BACK, RMDIR_MADE,
 from engine.envs.workspace.witness import APPEND_WITNESS
 from engine.errors import WardenError
 from engine.tier import Tier
-from engine.tools.registry import Tool, ToolError, ToolOutput
+from engine.tools.registry import Tool, ToolError, ToolOutput, acting_in
+
+if TYPE_CHECKING:
+    from engine.envs.environment import Environment
 
 RESTORE = "restore_snapshot"
 
 
-def _threaded(body, *paths: str):
+def _threaded(body: Callable[[WorkspaceEnv, dict[str, Any]], ToolOutput],
+              *paths: str) -> Callable[[Environment, dict[str, Any]], Awaitable[ToolOutput]]:
     """A tool whose blocking body runs off the event loop, returning text and the bytes it wrote; the
     arguments named `paths` are admitted first (`admission`)."""
 
@@ -49,7 +54,7 @@ def _threaded(body, *paths: str):
     async def run(env: WorkspaceEnv, args: dict[str, Any]) -> ToolOutput:
         return await asyncio.to_thread(admitted, env, args)
 
-    return run
+    return acting_in(WorkspaceEnv, run)
 
 
 @contextmanager

@@ -90,6 +90,8 @@ class Sandbox:
         """The command line that runs `command` in the workspace `root` (blocking: the layout scans `/etc`)."""
         if self.confinement is Confinement.UNCONFINED:
             return ["/bin/sh", "-c", command]
+        if self.bwrap is None:  # refused: there is no bubblewrap here to confine it
+            raise WardenError(self.refusal() or "shell.run: this sandbox names no bubblewrap binary")
         return [self.bwrap, *layout.argv(layout.mounts(str(root), self.hide, self.egress)), "--chdir", str(root),
                 "--unshare-all", *(["--share-net"] if self.egress else []),
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
@@ -132,11 +134,13 @@ class Sandbox:
             _kill_group(process.pid)
             await process.wait()
             raise
-        return Finished(process.returncode, output, total)
+        return Finished(await process.wait(), output, total)  # it has exited: this is its code
 
 
 async def _read(process: asyncio.subprocess.Process, limit: int) -> tuple[bytes, int]:
     """All output up to its end, keeping the last `limit` bytes, then the exit."""
+    if process.stdout is None:
+        raise ValueError("the command's output was not piped")
     kept, total = bytearray(), 0
     while chunk := await process.stdout.read(65536):
         total += len(chunk)

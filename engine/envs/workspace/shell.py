@@ -35,7 +35,7 @@ from engine.envs.workspace.sandbox import Finished, Sandbox, SandboxTimeout
 from engine.journal import deferred
 from engine.tier import Tier
 from engine.tools.pins import Pin
-from engine.tools.registry import Tool, ToolError, ToolOutput
+from engine.tools.registry import Tool, ToolError, ToolOutput, acting_in
 
 
 _MEASURED: ContextVar[list[dict[str, float]] | None] = ContextVar("warden_shell_costs", default=None)
@@ -85,14 +85,14 @@ def shell_tool(sandbox: Sandbox) -> Tool:
         name="shell.run",
         kind=KIND,
         schema={"command": str},
-        run=run,
+        run=acting_in(WorkspaceEnv, run),
         tier=tier,
         reverser=RESTORE,
         touches=lambda a: ["."],
         summary=lambda a: f"$ {a['command'][:60]}",
         unavailable=sandbox.refusal(),
         snapshots_itself=contained,
-        pin=pin,
+        pin=acting_in(WorkspaceEnv, pin),
     )
 
 
@@ -103,11 +103,11 @@ async def _on_overlay(sandbox: Sandbox, env: WorkspaceEnv, command: str, into: P
     base = into.parent if into is not None else Path(tempfile.gettempdir())
     layer = overlay.make_layer(Path(tempfile.mkdtemp(prefix=overlay.LAYER_PREFIX, dir=base)), env.root)
     try:
-        timed_out: SandboxTimeout | None = None
+        finished: Finished | SandboxTimeout
         try:
             finished = await sandbox.run(env.root, command, layer=layer)
         except SandboxTimeout as exc:
-            finished, timed_out = None, exc
+            finished = exc
         except Exception:
             if into is not None:
                 await asyncio.to_thread(_snapshot, env, [], into)
@@ -115,8 +115,8 @@ async def _on_overlay(sandbox: Sandbox, env: WorkspaceEnv, command: str, into: P
         changed = await asyncio.to_thread(_settle, env, layer, into, costs)
     finally:
         await asyncio.to_thread(overlay.remove_layer, layer)
-    if timed_out is not None:
-        raise ToolError(f"{timed_out} (what it changed was kept: {len(changed)} path(s))") from None
+    if isinstance(finished, SandboxTimeout):
+        raise ToolError(f"{finished} (what it changed was kept: {len(changed)} path(s))") from None
     return _output(finished, sandbox, {"changed": changed, "costs": costs})
 
 

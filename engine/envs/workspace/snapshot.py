@@ -108,10 +108,10 @@ def take(env: WorkspaceEnv, paths: list[str], into: Path, caps: Caps | None = No
     try:
         for number, relative in enumerate(paths):
             names = confined.parts(env.root, relative)
-            entry = {"path": "/".join(names) or ".", "existed": True, "copy": f"data-{number}", "created": [],
-                     "node": None}
+            copy_name = f"data-{number}"
+            entry = {"path": "/".join(names) or ".", "existed": True, "copy": copy_name, "created": [], "node": None}
             try:
-                entry["node"] = _copy_out(env.root, relative, names, saved, entry["copy"], taking)
+                entry["node"] = _copy_out(env.root, relative, names, saved, copy_name, taking)
             except confined.Uncopyable:
                 raise SnapshotError(f"cannot snapshot {entry['path']!r:.200}: it holds a socket or device file, "
                                     "which cannot be restored") from None

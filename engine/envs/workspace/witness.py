@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.envs.workspace import confined
 from engine.envs.workspace.environment import WorkspaceEnv
+from engine.tools.registry import acting_in
 from engine.tools.witness import Evidence, Witness
 
 
@@ -39,4 +40,4 @@ async def _after(env: WorkspaceEnv, args: dict[str, Any], seen: dict[str, Any]) 
     return Evidence(None, f"{args['path']} changed otherwise since dispatch ({size} → {len(now)} bytes)")
 
 
-APPEND_WITNESS = Witness(_before, _after)
+APPEND_WITNESS = Witness(acting_in(WorkspaceEnv, _before), acting_in(WorkspaceEnv, _after))
