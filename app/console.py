@@ -222,12 +222,12 @@ class WardenApp(RecordActions, App[int]):
         if programs:
             self.show_graph(self.query_one(ProgramList).selected_key)
         self._settle_collector()
-        self.follow_events(after)
+        self.follow_events(self.reader, after)
         engine.spawn(lambda rt: rt.watch_programs()).add_done_callback(self._watch_ended)
         engine.spawn(lambda rt: rt.serve()).add_done_callback(self._served)
         if self.demo:
             for spec in demo_tasks():
-                await engine.call(lambda rt, spec=spec: rt.submit(spec))
+                await engine.call(lambda rt: rt.submit(spec))  # awaited: runs before `spec` moves on
             if self.web_demo:
                 self.start_web_demo(engine)
 
@@ -315,9 +315,9 @@ class WardenApp(RecordActions, App[int]):
             self._nudge_reader()
 
     @work(exclusive=True, group="events", exit_on_error=False)
-    async def follow_events(self, after: int) -> None:
+    async def follow_events(self, reader: Reader, after: int) -> None:
         """Every event written after `after`, by any process, read on the console's own connection."""
-        async for recorded in self.reader.tail(after):
+        async for recorded in reader.tail(after):
             self.post_message(EngineReported(recorded.event, recorded.at))
 
     def on_engine_reported(self, message: EngineReported) -> None:
@@ -389,7 +389,7 @@ class WardenApp(RecordActions, App[int]):
             programs.update_program(program)
         graph = self.query_one(ProgramGraph)
         for program_id in fetched.removed_programs:
-            programs.remove(program_id)
+            programs.remove_row(program_id)
             if graph.program is not None and graph.program.id == program_id:
                 graph.show_program(None)
         shown = graph.program.id if graph.program is not None else None
@@ -422,7 +422,7 @@ class WardenApp(RecordActions, App[int]):
         if self.reader is not None:
             self.query_one(ProgramGraph).show_program(await self.reader.program(program_id))
 
-    def action_focus(self, widget_id: str) -> None:
+    async def action_focus(self, widget_id: str) -> None:
         self.action_show_pane(self.pane_of(self.query_one(f"#{widget_id}")) or "tasks")
         self.query_one(f"#{widget_id}").focus()
 

@@ -30,6 +30,9 @@ from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from unittest.mock import patch
+
+from textual.strip import Strip
 
 from app.console import create_app
 from engine.journal.journal import Prepared
@@ -135,8 +138,10 @@ class Options:
 
 async def measure(options: Options = Options(), home: Path | None = None,
                   progress: Progress = lambda stage, done: None) -> ConsoleReport:
-    scratch = Path(tempfile.mkdtemp(prefix="warden-bench-console-")) if home is None else None
-    home = home or scratch / "home"
+    scratch = None
+    if home is None:
+        scratch = Path(tempfile.mkdtemp(prefix="warden-bench-console-"))
+        home = scratch / "home"
     workspace = home.parent / "bench-workspace"
     try:
         progress("workspace", 0)
@@ -177,10 +182,13 @@ async def _fill_home(home: Path, workspace: Path, options: Options, advance: Cal
             await runtime.corpus.upsert(Program.from_json(raw))
             advance((number + 1) / whole)
         call = ToolCall("fs.write", {"path": "x.txt", "content": "x"})
+        journal = runtime.journal
+        if journal is None:
+            raise RuntimeError("the bench's receipts need a journal, and recovery is off")
         async with runtime.store.transaction() as db:
             for number in range(options.receipts):
                 prepared = Prepared(f"r{number:011d}", runtime.workspace.identity, SnapshotKind.NONE, None)
-                await runtime.journal.commit(db, prepared, None, None, call, Tier.LOCAL_REVERSIBLE, f"bench {number}")
+                await journal.commit(db, prepared, None, None, call, Tier.LOCAL_REVERSIBLE, f"bench {number}")
                 if number % 500 == 0:
                     advance((options.programs + number + 1) / whole)
         for first in range(0, options.tasks, 500):
@@ -228,23 +236,21 @@ class Drawn:
     def watching(self) -> Iterator[Drawn]:
         original = RecordRows.render_line
 
-        def render_line(rows: RecordRows, y: int):
+        def render_line(rows: RecordRows, y: int) -> Strip:
             strip = original(rows, y)
             if y > 0:
                 place = rows.scroll_top + y - 1
                 row = rows.row_at(place)
                 if row is not None:
                     now = time.perf_counter()
-                    self.first_row.setdefault(rows.parent.id or "", now)
+                    pane = rows.parent.id if rows.parent is not None else None
+                    self.first_row.setdefault(pane or "", now)
                     if place == rows.cursor:
                         self.cursor_lines.append((now, rows, row.key))
             return strip
 
-        RecordRows.render_line = render_line
-        try:
+        with patch.object(RecordRows, "render_line", render_line):
             yield self
-        finally:
-            RecordRows.render_line = original
 
 
 async def _run_console(home: Path, workspace: Path, options: Options, report: ConsoleReport,
@@ -267,8 +273,11 @@ async def _run_console(home: Path, workspace: Path, options: Options, report: Co
             for round_ in range(options.rounds):
                 report.console_s.append(await _console_throughput(
                     app, unfinished, options.throughput_tasks, 10**6 * (round_ + 1),
-                    lambda f, r=round_: progress("throughput", (r + f) / options.rounds)))
-            busy = asyncio.ensure_future(app.engine.call(
+                    lambda f: progress("throughput", (round_ + f) / options.rounds)))  # awaited in this round
+            engine = app.engine
+            if engine is None:
+                raise RuntimeError("the console's engine is not running")
+            busy = asyncio.ensure_future(engine.call(
                 lambda rt: rt.submit_all([_trivial(10**8 + n) for n in range(options.throughput_tasks)])))
             await pilot.pause(0.2)
             report.keys_busy_ms = await _press_keys(pilot, journal, drawn, options.keys,

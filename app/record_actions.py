@@ -9,6 +9,7 @@ apart so the app module holds the frame (panes, events, layout) and this one wha
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 
@@ -18,6 +19,8 @@ from app.screens.new_task import NewTask, NewTaskScreen
 from app.screens.program_decision import ProgramDecisionScreen
 from engine import specfile
 from engine.demo_site import DemoSite
+from engine.errors import WardenError
+from engine.journal.journal import UndoError
 from engine.journal.task_undo import plan
 from engine.programs.program import Program
 from engine.tasks.task import TaskSpec
@@ -27,9 +30,38 @@ from widgets.program_list import ProgramList
 from widgets.receipt_journal import ReceiptJournal
 from widgets.task_queue import TaskQueue
 
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.widget import Widget
 
-class RecordActions:
-    """Needs the app's `engine`, `reader`, `home`, `site`, `pane_of` and `report_error`."""
+    from engine.reader import Reader
+    from engine.thread import EngineThread
+
+    _AppBase = App[int]
+else:
+    _AppBase = object  # at run time the App comes after this mixin in `WardenApp`'s bases
+
+
+class RecordActions(_AppBase):
+    """Needs the app's `engine`, `reader`, `home`, `site`, `pane_of` and `report_error`, declared here for the
+    type checker; `WardenApp` sets and defines them."""
+
+    home: Path
+    site: DemoSite | None
+    engine: EngineThread | None
+    reader: Reader | None
+
+    if TYPE_CHECKING:
+        def pane_of(self, widget: Widget | None) -> str | None: ...
+
+        def report_error(self, where: str, message: str) -> None: ...
+
+    def _started(self) -> tuple[EngineThread, Reader] | None:
+        """The engine and the console's reader once both are open, or None, said in one line."""
+        if self.engine is None or self.reader is None:
+            self.notify("The engine has not started yet.", severity="warning")
+            return None
+        return self.engine, self.reader
 
     def action_approve(self) -> None:
         if not self.query_one(ApprovalList).decide(approved=True):
@@ -56,33 +88,42 @@ class RecordActions:
 
     @work(group="budget", exit_on_error=False)
     async def on_task_queue_budget_raise_requested(self, message: TaskQueue.BudgetRaiseRequested) -> None:
-        task = await self.reader.task(message.task_id)
-        budget = (await self.reader.queue.budget(task)).doubled()
+        if (started := self._started()) is None:
+            return
+        engine, reader = started
+        task = await reader.task(message.task_id)
+        budget = (await reader.queue.budget(task)).doubled()
         if not budget.as_json():
             self.notify(f"{task.id} has no budget to raise.", severity="warning")
             return
-        await self.engine.call(lambda rt: rt.raise_budget(message.task_id, budget))
+        await engine.call(lambda rt: rt.raise_budget(message.task_id, budget))
         self.notify(f"Doubled the budget of {task.id}: {budget.as_json()}.")
 
     @work(group="decide", exit_on_error=False)
     async def on_approval_list_decided(self, message: ApprovalList.Decided) -> None:
+        if (started := self._started()) is None:
+            return
+        engine, _ = started
         if message.approved:
-            await self.engine.call(lambda rt: rt.approve(message.approval_id))
+            await engine.call(lambda rt: rt.approve(message.approval_id))
         else:
-            await self.engine.call(lambda rt: rt.deny(message.approval_id))
+            await engine.call(lambda rt: rt.deny(message.approval_id))
         self.notify(f"{'Approved' if message.approved else 'Denied'} {message.approval_id}.")
 
     @work(group="undo", exit_on_error=False)
     async def on_receipt_journal_undo_requested(self, message: ReceiptJournal.UndoRequested) -> None:
         """The receipt is read as stored now and named in the confirmation; nothing is undone unless confirmed."""
-        receipt = await self.reader.receipt(message.receipt_id)
+        if (started := self._started()) is None:
+            return
+        engine, reader = started
+        receipt = await reader.receipt(message.receipt_id)
         if not receipt.undoable:
             self.notify(f"{receipt.id} ({receipt.summary}) is {receipt.reversal.value}: there is nothing to undo.",
                         severity="warning")
             return
-        detail = await self.reader.receipt_detail(receipt.id)
+        detail = await reader.receipt_detail(receipt.id)
         if await self.push_screen_wait(confirmations.undo_receipt(detail, message.force)):
-            undone = await self.engine.call(lambda rt: rt.undo(receipt.id, message.force))
+            undone = await engine.call(lambda rt: rt.undo(receipt.id, message.force))
             self.notify(f"Undid {undone.summary}.")
 
     def action_undo_task(self) -> None:
@@ -98,19 +139,27 @@ class RecordActions:
 
     @work(group="undo", exit_on_error=False)
     async def undo_task(self, task_id: str | None = None, receipt_id: str | None = None) -> None:
+        """Undo the task `task_id`, or the task of the receipt `receipt_id`: one of the two is given."""
+        if (started := self._started()) is None:
+            return
+        engine, reader = started
         if receipt_id is not None:
-            task_id = (await self.reader.receipt(receipt_id)).task_id
+            task_id = (await reader.receipt(receipt_id)).task_id
             if task_id is None:
                 self.notify(f"{receipt_id} belongs to no task.", severity="warning")
                 return
-        task = await self.reader.task(task_id)
-        journal = self.reader.journal
+        elif task_id is None:
+            raise ValueError("undo_task needs a task_id or a receipt_id")
+        task = await reader.task(task_id)
+        journal = reader.journal
+        if journal is None:
+            raise UndoError("recovery is switched off: there is no journal to undo from")
         tried, planned = plan(task.id, await journal.for_task(task.id), await journal.blocked(task.id))
         if not await self.push_screen_wait(confirmations.undo_task(task, tried, planned)):
             return
-        result = await self.engine.call(lambda rt: rt.undo_task(task.id))
+        result = await engine.call(lambda rt: rt.undo_task(task.id))
         undone = f"Undid {len(result.undone)} receipt(s) of {task.id}"
-        if result.ok:
+        if result.stopped_at is None:
             self.notify(f"{undone}.")
         else:
             self.report_error("undo task", f"{undone}; stopped at {result.stopped_at.receipt_id}: "
@@ -118,12 +167,15 @@ class RecordActions:
 
     @work(group="cancel", exit_on_error=False)
     async def on_task_queue_cancel_requested(self, message: TaskQueue.CancelRequested) -> None:
-        task = await self.reader.task(message.task_id)
+        if (started := self._started()) is None:
+            return
+        engine, reader = started
+        task = await reader.task(message.task_id)
         if task.status.finished:
             self.notify(f"{task.id} is {task.status.value}: there is nothing to cancel.", severity="warning")
             return
         if await self.push_screen_wait(confirmations.cancel_task(task)):
-            await self.engine.call(lambda rt: rt.cancel(task.id))
+            await engine.call(lambda rt: rt.cancel(task.id))
             self.notify(f"Cancelled {task.id}.")
 
     def action_new_task(self) -> None:
@@ -140,6 +192,9 @@ class RecordActions:
 
     async def _queue(self, new: NewTask) -> str:
         """Submit what the form produced; a spec naming `{demo}` gets the bundled demo site started for it."""
+        engine = self.engine
+        if engine is None:  # the form is opened only once it has started (`action_new_task`)
+            raise WardenError("the engine has not started yet")
         raw = new.raw
         if new.needs_demo_site:
             if self.site is None:
@@ -147,7 +202,7 @@ class RecordActions:
                 self.site.start()
             raw = specfile.with_demo(raw, self.site.url)
         spec = TaskSpec.from_json(raw)
-        task = await self.engine.call(lambda rt: rt.submit(spec))
+        task = await engine.call(lambda rt: rt.submit(spec))
         return task.id
 
     def action_accept_program(self) -> None:
@@ -164,35 +219,35 @@ class RecordActions:
     @work(group="programs", exit_on_error=False)
     async def on_program_list_accept_requested(self, message: ProgramList.AcceptRequested) -> None:
         """Only an unverified program waits to be accepted; the person confirms, then the engine serves it."""
-        program = await self._program_to_decide(message.program_id)
-        if program is None:
+        if (decided := await self._program_to_decide(message.program_id)) is None:
             return
+        engine, program = decided
         if program.status != "unverified":
             self.notify(f"{program.id} is {program.status}: only an unverified program waits to be accepted.",
                         severity="warning")
             return
         if await self.push_screen_wait(ProgramDecisionScreen(program, "accept", self._program_file(program.id))):
-            accepted = await self.engine.call(lambda rt: rt.accept_program(program.id))
+            accepted = await engine.call(lambda rt: rt.accept_program(program.id))
             self.post_message(ProgramAccepted(accepted))
 
     @work(group="programs", exit_on_error=False)
     async def on_program_list_discard_requested(self, message: ProgramList.DiscardRequested) -> None:
         """The person confirms, then the engine forgets the program: its row and its file."""
-        program = await self._program_to_decide(message.program_id)
-        if program is None:
+        if (decided := await self._program_to_decide(message.program_id)) is None:
             return
+        engine, program = decided
         if await self.push_screen_wait(ProgramDecisionScreen(program, "discard", self._program_file(program.id))):
-            await self.engine.call(lambda rt: rt.remove_program(program.id))
+            await engine.call(lambda rt: rt.remove_program(program.id))
             self.post_message(ProgramDiscarded(program.id))
 
     @work(group="verify", exit_on_error=False)
     async def on_program_list_verify_requested(self, message: ProgramList.VerifyRequested) -> None:
         """The verify gate replays the program where nothing real is touched (a fork, a reset, a read-only page)."""
-        program = await self._program_to_decide(message.program_id)
-        if program is None:
+        if (decided := await self._program_to_decide(message.program_id)) is None:
             return
+        engine, program = decided
         self.notify(f"Verifying {program.id} again…")
-        offered = await self.engine.call(lambda rt: rt.verify_program(program.id))
+        offered = await engine.call(lambda rt: rt.verify_program(program.id))
         verdict = offered.verification
         if offered.stored:
             self.notify(f"{program.id}: {verdict.verdict.value} — {verdict.how or verdict.reason}")
@@ -200,15 +255,17 @@ class RecordActions:
             self.report_error("verify", f"{program.id} not stored again: {verdict.reason}"
                                         + (f"; {offered.kept} keeps serving" if offered.kept else ""))
 
-    async def _program_to_decide(self, program_id: str) -> Program | None:
-        """The program as stored now (another process may have changed it), or None, said in one line."""
-        if self.reader is None or self.engine is None:
-            self.notify("The engine has not started yet.", severity="warning")
+    async def _program_to_decide(self, program_id: str) -> tuple[EngineThread, Program] | None:
+        """The engine and the program as stored now (another process may have changed it), or None, said in one
+        line."""
+        if (started := self._started()) is None:
             return None
-        program = await self.reader.program(program_id)
+        engine, reader = started
+        program = await reader.program(program_id)
         if program is None:
             self.notify(f"{program_id} is no longer stored.", severity="warning")
-        return program
+            return None
+        return engine, program
 
     def _program_file(self, program_id: str) -> Path:
         return self.home / "programs" / f"{program_id}.json"
@@ -221,7 +278,7 @@ class RecordActions:
         self.notify(f"Accepted {message.program.id}: it is served from now on.")
 
     def on_program_discarded(self, message: ProgramDiscarded) -> None:
-        self.query_one(ProgramList).remove(message.program_id)
+        self.query_one(ProgramList).remove_row(message.program_id)
         graph = self.query_one(ProgramGraph)
         if graph.program is not None and graph.program.id == message.program_id:
             graph.show_program(None)

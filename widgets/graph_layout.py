@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import pairwise
+from typing import TypedDict
 
 import networkx as nx
 
@@ -36,8 +37,12 @@ _LINES = {
     UP | DOWN | RIGHT: "├", UP | DOWN | LEFT: "┤", DOWN | LEFT | RIGHT: "┬", UP | LEFT | RIGHT: "┴",
     UP | DOWN | LEFT | RIGHT: "┼",
 }
-_SINGLE = {"top": ("╭", "─", "╮"), "side": "│", "bottom": ("╰", "─", "╯"), "out": "┬", "in": "┴"}
-_DOUBLE = {"top": ("╔", "═", "╗"), "side": "║", "bottom": ("╚", "═", "╝"), "out": "╤", "in": "╧"}
+_Frame = TypedDict("_Frame", {"top": tuple[str, str, str], "side": str, "bottom": tuple[str, str, str],
+                               "out": str, "in": str})
+"""A box's characters: its top and bottom rows (corner, rule, corner), its sides, and where a link leaves and
+enters it."""
+_SINGLE: _Frame = {"top": ("╭", "─", "╮"), "side": "│", "bottom": ("╰", "─", "╯"), "out": "┬", "in": "┴"}
+_DOUBLE: _Frame = {"top": ("╔", "═", "╗"), "side": "║", "bottom": ("╚", "═", "╝"), "out": "╤", "in": "╧"}
 MARK = "○"
 
 
@@ -246,15 +251,15 @@ def _explore(program: Program) -> tuple[list[str], set[int], dict[int, int]]:
         stack, open_states = [(root, iter(leaving[root]))], {root}
         while stack:
             state, pending = stack[-1]
-            index = next(pending, None)
-            if index is None:
+            edge = next(pending, None)
+            if edge is None:
                 stack.pop()
                 open_states.discard(state)
                 continue
-            rank[index] = len(rank)
-            target_id = program.transitions[index].target
+            rank[edge] = len(rank)
+            target_id = program.transitions[edge].target
             if target_id in open_states:
-                back.add(index)
+                back.add(edge)
             elif target_id not in preorder:
                 preorder.append(target_id)
                 open_states.add(target_id)

@@ -223,9 +223,10 @@ class ProgramGraph(Widget, can_focus=True):
     def begin(self, program_id: str) -> None:
         """A new replay of the program starts: forget the previous one's checks and path, follow this one."""
         self.replays[program_id] = Replay()
-        if self._showing(program_id):
+        program = self.program
+        if program is not None and program.id == program_id:
             self.following = True
-            self.selected = self.program.start
+            self.selected = program.start
             self._redraw()
 
     def mark(self, program_id: str, state_id: str, passed: bool, *, observed: Sequence = (),

@@ -73,9 +73,9 @@ class ProgramList(RecordTable):
         self.upsert(program.id, self.cells(program))
         self._caption()
 
-    def remove(self, key: str) -> None:
+    def remove_row(self, key: str) -> None:
         self.statuses.pop(key, None)
-        super().remove(key)
+        super().remove_row(key)
 
     @property
     def waiting(self) -> int:

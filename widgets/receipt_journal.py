@@ -10,6 +10,7 @@ from textual.content import Content
 from textual.message import Message
 
 from engine.journal.receipt import Receipt, Reversal
+from engine.reader import Records
 from engine.tier import Tier
 from widgets.record_rows import Column, Row
 from widgets.record_table import RecordTable
@@ -55,15 +56,15 @@ class ReceiptJournal(RecordTable):
         """The receipt changed (`new`: it was just written); only its line is redrawn."""
         self.update_row(self.row_of(receipt), new)
 
-    async def fetch_page(self, offset: int, limit: int, text: str) -> tuple[list[Row], int]:
-        receipts, total = await self.records.receipt_page(offset, limit, text)
+    async def fetch_page(self, records: Records, offset: int, limit: int, text: str) -> tuple[list[Row], int]:
+        receipts, total = await records.receipt_page(offset, limit, text)
         return [self.row_of(receipt) for receipt in receipts], total
 
-    async def fetch_place(self, key: str, text: str) -> int | None:
-        return await self.records.receipt_place(key, text)
+    async def fetch_place(self, records: Records, key: str, text: str) -> int | None:
+        return await records.receipt_place(key, text)
 
-    async def fetch_count(self, text: str) -> int:
-        return await self.records.receipt_count(text)
+    async def fetch_count(self, records: Records, text: str) -> int:
+        return await records.receipt_count(text)
 
     def row_of(self, receipt: Receipt) -> Row:
         return Row(receipt.id, self.cells(receipt), receipt.created_at)

@@ -210,13 +210,13 @@ class RecordRows(ScrollView, can_focus=True):
         else:
             self._resize_soon()
         if self.most is not None and len(self.held) > self.most:
-            self._trim(top)
+            self._trim(top, self.most)
         self._settle()
         self.refresh()
 
-    def _trim(self, top: int) -> None:
+    def _trim(self, top: int, most: int) -> None:
         """Let go of held rows far from both the view and the cursor (arrivals would grow the stretch forever)."""
-        margin = self.most // 4
+        margin = most // 4
         first = max(self.start, min(top, self.cursor) - margin)
         last = min(self.start + len(self.held), max(top + self.body_height, self.cursor) + margin)
         self.held = self.held[first - self.start:last - self.start]

@@ -1,6 +1,6 @@
 """A pane of records: their rows, the `/` filter under them, and a subtitle counting them all.
 
-A small pane holds every record (`show`, `upsert`, `remove`) and filters them where they are. A
+A small pane holds every record (`show`, `upsert`, `remove_row`) and filters them where they are. A
 large one (`PAGED`) holds only the stretch around what is on screen and reads the rest from the
 database as the view or the cursor reaches it, so a journal of 10,000 receipts opens as fast as one
 of 10 and every record stays reachable; its filter is a query, so it finds records never loaded.
@@ -26,10 +26,11 @@ from textual.widgets import Input
 
 from engine.reader import Records
 from widgets.filter_bar import FilterBar
-from widgets.record_rows import Column, RecordRows, Row
+from widgets.record_rows import Cell, Column, RecordRows, Row
 from widgets.record_text import shown
 
-Cell = str | Content
+Given = str | Cell
+"""A cell as a pane is given it: text (shown as plain text, hidden characters visible) or a row's own cell."""
 FILTER_PAUSE = 0.15
 """Seconds of no typing before the filter is applied."""
 HELD_AT_MOST = 600
@@ -40,7 +41,7 @@ RECOUNT_AFTER = 1.0
 
 class RecordTable(Widget):
     """Subclasses name their `COLUMNS`; a paged one sets `PAGED` and answers `fetch_page`, `fetch_place` and
-    `fetch_count` over `self.records`, and gives live changes to `update_row`."""
+    `fetch_count` over the records it was attached to (`attach`), and gives live changes to `update_row`."""
 
     DEFAULT_CSS = """
     RecordTable {
@@ -119,13 +120,13 @@ class RecordTable(Widget):
         """The loaded rows, by key."""
         return {row.key: row for row in self.body.held}
 
-    def get_row(self, key: str) -> list[Content]:
+    def get_row(self, key: str) -> list[Cell]:
         row = self.body.row(key)
         if row is None:
             raise KeyError(key)
         return list(row.cells)
 
-    def get_row_at(self, place: int) -> list[Content]:
+    def get_row_at(self, place: int) -> list[Cell]:
         row = self.body.row_at(place)
         if row is None:
             raise IndexError(place)
@@ -155,12 +156,12 @@ class RecordTable(Widget):
         self.post_message(message(self.selected_key))
         return True
 
-    def show(self, rows: Iterable[Row | tuple[str, tuple[Cell, ...], Any]]) -> None:
+    def show(self, rows: Iterable[Row | tuple[str, tuple[Given, ...], Any]]) -> None:
         """Replace every row, given in display order."""
         self._all = [self._row(row) for row in rows]
         self._show_held()
 
-    def upsert(self, key: str, cells: tuple[Cell, ...], order: Any = None) -> None:
+    def upsert(self, key: str, cells: tuple[Given, ...], order: Any = None) -> None:
         """Add the record's row, or change its cells in place; nothing else is redrawn."""
         row = self._row((key, cells, order))
         for index, old in enumerate(self._all):
@@ -180,7 +181,7 @@ class RecordTable(Widget):
         self.body.insert(at, row)
         self._caption()
 
-    def remove(self, key: str) -> None:
+    def remove_row(self, key: str) -> None:
         self._all = [row for row in self._all if row.key != key]
         self.overall = len(self._all)
         self.body.drop(key)
@@ -193,7 +194,7 @@ class RecordTable(Widget):
         self._caption()
 
     @staticmethod
-    def _row(row: Row | tuple[str, tuple[Cell, ...], Any]) -> Row:
+    def _row(row: Row | tuple[str, tuple[Given, ...], Any]) -> Row:
         if isinstance(row, Row):
             return row
         key, cells, order = row
@@ -204,13 +205,13 @@ class RecordTable(Widget):
         self.records = records
         self._ask(reload=True)
 
-    async def fetch_page(self, offset: int, limit: int, text: str) -> tuple[list[Row], int]:
+    async def fetch_page(self, records: Records, offset: int, limit: int, text: str) -> tuple[list[Row], int]:
         raise NotImplementedError
 
-    async def fetch_place(self, key: str, text: str) -> int | None:
+    async def fetch_place(self, records: Records, key: str, text: str) -> int | None:
         raise NotImplementedError
 
-    async def fetch_count(self, text: str) -> int:
+    async def fetch_count(self, records: Records, text: str) -> int:
         raise NotImplementedError
 
     def update_row(self, row: Row, new: bool) -> None:
@@ -263,10 +264,11 @@ class RecordTable(Widget):
 
     @work(group="recount", exit_on_error=False)
     async def _check_count(self) -> None:
-        if self.records is None or self._fetching:
+        records = self.records
+        if records is None or self._fetching:
             return
         text = self.filter_text
-        total = await self.fetch_count(text)
+        total = await self.fetch_count(records, text)
         if total != self.body.total and text == self.filter_text:
             self._ask(reload=True)
 
@@ -280,15 +282,16 @@ class RecordTable(Widget):
         """Run on the app's loop: one query at a time, the latest wish first; changes that arrive meanwhile
         are applied to what the query brought."""
         try:
-            while self._reload_wanted or self._around is not None:
+            records = self.records
+            while records is not None and (self._reload_wanted or self._around is not None):
                 reload, self._reload_wanted = self._reload_wanted, False
                 around, self._around = self._around, None
                 self._arrived_during = []
                 try:
                     if reload:
-                        await self._reload()
-                    else:
-                        await self._load(*around)
+                        await self._reload(records)
+                    elif around is not None:
+                        await self._load(records, *around)
                 finally:
                     arrived, self._arrived_during = self._arrived_during, None
                 for row, new in arrived:
@@ -299,29 +302,29 @@ class RecordTable(Widget):
     def _margin(self) -> int:
         return max(self.MARGIN, self.body.body_height)
 
-    async def _load(self, first: int, last: int) -> None:
+    async def _load(self, records: Records, first: int, last: int) -> None:
         text = self.filter_text
         start = max(0, first - self._margin())
-        rows, total = await self.fetch_page(start, last - start + 1 + self._margin(), text)
+        rows, total = await self.fetch_page(records, start, last - start + 1 + self._margin(), text)
         if text == self.filter_text:
             self.body.hold(start, rows, total)
             self._caption()
 
-    async def _reload(self) -> None:
+    async def _reload(self, records: Records) -> None:
         """Count again and reload the stretch in view, keeping the cursor on its record (at the same height
         on screen) if the filter still lists it, else at the top."""
         body, text = self.body, self.filter_text
         key = body.cursor_key
         height = max(1, body.body_height)
         on_screen = max(0, min(body.cursor - body.scroll_top, height - 1))
-        place = await self.fetch_place(key, text) if key is not None else None
+        place = await self.fetch_place(records, key, text) if key is not None else None
         if place is None and key is not None:
             on_screen = 0
         target = place if place is not None else (body.cursor if key is None else 0)
         top = max(0, target - on_screen)
         start = max(0, top - self._margin())
-        rows, total = await self.fetch_page(start, top - start + height + self._margin(), text)
-        overall = await self.fetch_count("") if text else total
+        rows, total = await self.fetch_page(records, start, top - start + height + self._margin(), text)
+        overall = await self.fetch_count(records, "") if text else total
         if text != self.filter_text:
             return
         body.cursor = target

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from textual.content import Content
 from textual.message import Message
 
+from engine.reader import Records
 from engine.tasks.task import Task, TaskStatus
 from widgets.record_rows import Column, Row
 from widgets.record_table import RecordTable
@@ -79,15 +80,15 @@ class TaskQueue(RecordTable):
         """The task changed (`new`: it was just queued); only its line is redrawn."""
         self.update_row(self.row_of(task), new)
 
-    async def fetch_page(self, offset: int, limit: int, text: str) -> tuple[list[Row], int]:
-        tasks, total = await self.records.task_page(offset, limit, text)
+    async def fetch_page(self, records: Records, offset: int, limit: int, text: str) -> tuple[list[Row], int]:
+        tasks, total = await records.task_page(offset, limit, text)
         return [self.row_of(task) for task in tasks], total
 
-    async def fetch_place(self, key: str, text: str) -> int | None:
-        return await self.records.task_place(key, text)
+    async def fetch_place(self, records: Records, key: str, text: str) -> int | None:
+        return await records.task_place(key, text)
 
-    async def fetch_count(self, text: str) -> int:
-        return await self.records.task_count(text)
+    async def fetch_count(self, records: Records, text: str) -> int:
+        return await records.task_count(text)
 
     def row_of(self, task: Task) -> Row:
         if task.status is TaskStatus.RUNNING:

@@ -124,11 +124,12 @@ async def _run(args: argparse.Namespace) -> int:
             return await _expire(runtime, args.dry_run, console, args.json)
         else:
             programs = sorted(await runtime.programs(), key=lambda p: (p.signature, p.id))
-            stats = await runtime.all_program_stats()
+            all_stats = await runtime.all_program_stats()
             if args.json:
-                print(json.dumps([summary(p, stats.get(p.id, ProgramStats())) for p in programs], ensure_ascii=False))
+                print(json.dumps([summary(p, all_stats.get(p.id, ProgramStats())) for p in programs],
+                                 ensure_ascii=False))
             else:
-                console.print(listing(programs, stats))
+                console.print(listing(programs, all_stats))
         return 0
     finally:
         await runtime.close()

@@ -250,7 +250,8 @@ class Worker:
             self._seen(event, runner)
 
     def _seen(self, event: Event, runner: str) -> None:
-        if isinstance(event, (TaskStarted, TaskResumed)) and event.task_id not in self.ran:
+        if (isinstance(event, (TaskStarted, TaskResumed)) and event.task_id is not None
+                and event.task_id not in self.ran):
             self.ran.append(event.task_id)
         self.report.event(event, runner)
 

@@ -18,8 +18,10 @@ from textual.widget import Widget
 from textual.widgets import Button
 
 from app.screens.record_detail import DetailScreen, call_lines, diff_lines, labelled, section, visible
+from engine.errors import WardenError
 from engine.gate.approvals import ApprovalStatus
 from engine.gate.explain import ApprovalDetail
+from engine.gate.policy import Policy
 from engine.tools.pins import Pin, PinKind
 from widgets.approval_list import ApprovalList
 
@@ -36,7 +38,11 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
     """
 
     async def fetch(self, reader: Any) -> ApprovalDetail:
-        return await reader.approval_detail(self.record_id, self.app.policy)
+        """Explained under the app's policy, which the engine sets as it starts (before the reader is open)."""
+        policy = getattr(self.app, "policy", None)
+        if not isinstance(policy, Policy):
+            raise WardenError("the engine has not started yet")
+        return await reader.approval_detail(self.record_id, policy)
 
     def title_line(self, detail: ApprovalDetail) -> Content:
         approval = detail.approval

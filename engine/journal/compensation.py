@@ -42,13 +42,15 @@ def bound(tool: Tool, call: ToolCall, tier: Tier, output: ToolOutput | None, now
 
 @dataclass(frozen=True)
 class Compensated:
-    """A compensation that ran: the call, what the gate said of it, and who approved it when it asked."""
+    """A compensation that ran: the call, what the gate said of it, and who approved it when it asked;
+    `compensation` is the receipt's, which it ran."""
 
     call: ToolCall
     tier: Tier
     decision: Decision
     approved_by: str | None
     output: str
+    compensation: Compensation
 
 
 class Compensations:
@@ -95,7 +97,7 @@ class Compensations:
             raise UndoError(f"receipt {receipt.id}: its compensation {call.tool} failed ({one_line(exc)}); "
                             f"{compensation.remains()}") from None
         approved_by = by if ruling.decision is Decision.ASK else None
-        return Compensated(call, ruling.verdict.tier, ruling.decision, approved_by, output.text)
+        return Compensated(call, ruling.verdict.tier, ruling.decision, approved_by, output.text, compensation)
 
 
 def _when(moment: float) -> str:

@@ -113,10 +113,9 @@ def compare(path: str, before: bytes | None, after: bytes | None, *, before_know
     sides = [data for data in (before if before_known else None, after) if data is not None]
     if any(len(data) > DIFF_LIMIT for data in sides):
         return FileDiff(path, old, new, (), _join(note, f"over {DIFF_LIMIT // 1024} KiB: compared by size and hash"))
-    texts = [_text(data) if data is not None else "" for data in (before if before_known else None, after)]
-    if any(text is None for text in texts):
+    old_text, new_text = (_text(data) if data is not None else "" for data in (before if before_known else None, after))
+    if old_text is None or new_text is None:
         return FileDiff(path, old, new, (), _join(note, "binary: compared by size and hash"))
-    old_text, new_text = texts
     lines = list(difflib.unified_diff(
         old_text.splitlines(keepends=True), new_text.splitlines(keepends=True),
         fromfile=f"a/{path}" if before is not None and before_known else "/dev/null",
@@ -382,7 +381,10 @@ def _before_inverse(saved: Path, root: Path | None, path: str) -> bytes | None:
     try:
         inverse = sealed.load_shown(saved / INVERSE)
         if inverse.get("op") == "truncate" and inverse.get("path") == path:
-            now = confined.read_regular(root, path)[: inverse["length"]]
+            whole = confined.read_regular(root, path)
+            if whole is None:
+                return None
+            now = whole[: inverse["length"]]
             return now if hashlib.sha256(now).hexdigest() == inverse["prefix_sha256"] else None
         if inverse.get("op") == "move" and inverse.get("src") == path:
             return confined.read_regular(root, inverse["dst"])

@@ -84,7 +84,7 @@ async def collect(store: Store, snapshots: Path, older_than: float | None = None
         cutoff = time.time() - older_than
         chosen = [row for row in candidates if row["created_at"] < cutoff]
         reason = f"snapshot removed by gc: older than {older_than:g}s"
-    else:
+    elif max_bytes is not None:  # one of the two is given (checked above)
         kept = [row for row in rows if Path(row["snapshot_path"]).name in protected]
         total = sum(sizes.values()) + sum([await asyncio.to_thread(snapshot_bytes, Path(row["snapshot_path"]))
                                            for row in kept])

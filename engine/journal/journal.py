@@ -224,7 +224,7 @@ class Journal:
     async def count(self, text: str = "") -> int:
         """How many receipts `page` would list for `text`."""
         matching, params = containing(text, RECEIPT_WORDS)
-        row = await self._store.fetchone(f"SELECT COUNT(*) AS n FROM receipts r WHERE {matching}", params)
+        row = await self._store.fetchrow(f"SELECT COUNT(*) AS n FROM receipts r WHERE {matching}", params)
         return row["n"]
 
     async def place(self, receipt_id: str, text: str = "") -> int | None:
@@ -280,7 +280,7 @@ class Journal:
         """
         blockers = []
         for later in await self.later(receipt, env.identity):
-            if later.reversal is Reversal.AUDIT_ONLY:
+            if later.reversal is Reversal.AUDIT_ONLY or later.snapshot_path is None:
                 if not force:
                     blockers.append(f"{later.id} (ran with no snapshot: what it changed is unknown)")
                 continue
@@ -289,7 +289,7 @@ class Journal:
                 theirs = env.snapshot_targets(saved) if (saved / "manifest.json").exists() else []
             except (OSError, ValueError):  # its snapshot went while this undo looked: gc took it, or an undo
                 if (await self.get(later.id)).reversal is not Reversal.REVERSED and not force:
-                    blockers.append(f"{later.id} (its snapshot went while this undo looked: what it changed is unknown)")
+                    blockers.append(f"{later.id} (its snapshot went as this undo looked: what it changed is unknown)")
                 continue
             if any(env.overlaps(mine, path) for mine in covered for path in theirs):
                 blockers.append(later.id)
@@ -334,13 +334,15 @@ class Journal:
         if not (resuming and receipt.reversal is Reversal.REVERSING and receipt.snapshot_path):
             resuming = False
             self._refuse(receipt)
+        if receipt.snapshot_path is None:  # `_refuse` lets only a receipt with a snapshot through
+            raise UndoError(f"receipt {receipt_id} kept no snapshot to restore")
         env = env_for(receipt)
         path = Path(receipt.snapshot_path)
         try:
             await self._check(env, receipt, path, force, resuming)
         except (OSError, ValueError) as exc:  # the snapshot went while it was read: gc took it, most likely
             self._refuse(await self.get(receipt_id))
-            await self._missing(receipt)
+            await self._missing(receipt, path)
             raise UndoError(f"receipt {receipt_id}: its snapshot could not be read ({one_line(exc)})") from None
         claimed = resuming or await self._store.execute(
             "UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",
@@ -364,7 +366,7 @@ class Journal:
     async def _check(self, env: Environment, receipt: Receipt, path: Path, force: bool, resuming: bool) -> None:
         """Refuse (UndoError) an undo whose snapshot is gone, that would discard a later change, that a step cut
         off mid-dispatch would put back, or (unless forced or resuming) that would discard a person's edit."""
-        await self._missing(receipt)
+        await self._missing(receipt, path)
         covered = env.snapshot_targets(path)
         blockers = await self._later_changes(env, receipt, covered, force)
         if blockers:
@@ -385,10 +387,10 @@ class Journal:
                 " person's edit?); undoing would discard that change; force to restore the snapshot anyway"
             )
 
-    async def _missing(self, receipt: Receipt) -> None:
-        """Mark the receipt irrecoverable and refuse when its snapshot is gone, unless something else changed
-        it first (gc demoted it, another undo claimed it): then refuse for that reason, keeping its record."""
-        if await asyncio.to_thread((Path(receipt.snapshot_path) / "manifest.json").exists):
+    async def _missing(self, receipt: Receipt, path: Path) -> None:
+        """Mark the receipt irrecoverable and refuse when its snapshot (`path`) is gone, unless something else
+        changed it first (gc demoted it, another undo claimed it): then refuse for that reason, keeping its record."""
+        if await asyncio.to_thread((path / "manifest.json").exists):
             return
         marked = await self._store.execute("UPDATE receipts SET reversal = ? WHERE id = ? AND reversal = ?",
                                            (Reversal.IRRECOVERABLE.value, receipt.id, receipt.reversal.value))

@@ -102,7 +102,7 @@ class Undoer:
         """Mark the receipt `reversed` and write the compensation's receipt, in one transaction."""
         call = ToolCall(UNDO_TOOL, {"receipt": receipt.id, "by": by, "force": force,
                                     "compensation": compensated.call.as_json(), "approved_by": compensated.approved_by})
-        compensation = receipt.compensation
+        compensation = compensated.compensation
         summary = (f"undid {receipt.id} ({receipt.summary}) by its compensator: {compensated.call.tool} "
                    f"{compensation.noun} {compensation.key} in {compensation.system}")
         record = self._record(receipt, call, compensated.tier, summary)

@@ -34,7 +34,14 @@ def seal(redactor: Redactor | None, document: Any) -> Any:
     """The JSON-like `document` with every string holding a secret sealed (none without a redactor)."""
     if redactor is None:
         return document
-    return _each(document, lambda text: _sealed(redactor, text))
+    done: dict[str, str] = {}  # a manifest repeats most of its strings (types, copy numbers)
+
+    def sealing(text: str) -> str:
+        if text not in done:
+            done[text] = _sealed(redactor, text)
+        return done[text]
+
+    return _each(document, sealing)
 
 
 def unseal(redactor: Redactor | None, document: Any) -> Any:

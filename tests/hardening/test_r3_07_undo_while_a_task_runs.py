@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
 
 import pytest
@@ -35,20 +36,25 @@ SANDBOX = Sandbox.detect()
 needs_sandbox = pytest.mark.skipif(not SANDBOX.contains_effects, reason=f"no confining sandbox here: {SANDBOX.reason}")
 
 
-class Held:
-    """Holds every confined command at one moment (`before` it runs, or `after` it ran) until released."""
+class Moment(Enum):
+    BEFORE = "before the command runs"
+    AFTER = "after it ran, before its changes are applied"
 
-    def __init__(self, moment: str) -> None:
+
+class Held:
+    """Holds every confined command at one moment until released."""
+
+    def __init__(self, moment: Moment) -> None:
         self.moment = moment
         self.reached = asyncio.Event()
         self.release = asyncio.Event()
 
     def wrap(self, running: Callable):
         async def run(sandbox, *args, **kwargs):
-            if self.moment == "before":
+            if self.moment is Moment.BEFORE:
                 await self._hold()
             finished = await running(sandbox, *args, **kwargs)
-            if self.moment == "after":
+            if self.moment is Moment.AFTER:
                 await self._hold()
             return finished
 
@@ -66,10 +72,10 @@ def route(request, tmp_path: Path, monkeypatch) -> Held:
         problem = overlay.unavailable(SANDBOX, tmp_path)
         if problem is not None:
             pytest.skip(f"this machine cannot overlay the workspace: {problem}")
-        held = Held("after")
+        held = Held(Moment.AFTER)
     else:
         monkeypatch.setenv(overlay.SWITCH, "off")
-        held = Held("before")
+        held = Held(Moment.BEFORE)
     monkeypatch.setattr(Sandbox, "run", held.wrap(Sandbox.run))
     return held
 

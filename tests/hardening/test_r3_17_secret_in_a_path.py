@@ -11,6 +11,7 @@ undo still restores the workspace byte for byte.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -18,6 +19,8 @@ import pytest
 
 from engine.envs.workspace import overlay
 from engine.envs.workspace.sandbox import Sandbox
+from engine.redaction import sealed
+from engine.redaction.redactor import Redactor
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
@@ -102,3 +105,22 @@ async def test_r3_17_no_byte_of_the_snapshot_store_holds_a_secret_used_in_a_path
     finally:
         await runtime.close()
     assert tree(ws) == before
+
+
+@pytest.mark.parametrize("text", [
+    f"notes/{TOKEN}.txt", f"vault-{ENV_SECRET}", "plain/path.txt", "[secret:hmac:0123456789ab]",
+    f"[secret:hmac:0123456789ab]/{TOKEN}", "\x00sealed\x00[secret:hmac:0123456789ab]", "\x00redacted\x00x",
+    "caf\udce9-undecodable", "",
+])
+def test_r3_17_a_sealed_document_reads_back_exactly_and_holds_no_secret(tmp_path: Path, monkeypatch,
+                                                                        text: str) -> None:
+    """Every string, keys included, comes back as it was, even one that looks like a placeholder or a marker."""
+    monkeypatch.setenv("DEPLOY_TOKEN", ENV_SECRET)
+    redactor = Redactor(tmp_path / "home")
+    (tmp_path / "home").mkdir()
+    document = [{"path": text, "node": {"children": [[text, {"target": text}]]}}, {text: ["file", 420, text]}]
+    sealed.dump(redactor, tmp_path / "manifest.json", document)
+    written = (tmp_path / "manifest.json").read_bytes()
+    assert TOKEN.encode() not in written and ENV_SECRET.encode() not in written
+    assert sealed.load(Redactor(tmp_path / "home"), tmp_path / "manifest.json") == document
+    assert TOKEN not in json.dumps(sealed.load_shown(tmp_path / "manifest.json"))

@@ -10,11 +10,13 @@ and never one a live verification holds.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+from engine.programs import rooms
 from engine.programs.verifier import Verifier
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
@@ -110,3 +112,23 @@ async def test_r3_18_a_fork_a_live_verification_holds_is_never_removed(tmp_path:
         await runtime.close()
         await other.close()
     assert forks(tmp_path / "home" / "scratch") == []
+
+
+def test_r3_18_unlocked_leftovers_go_once_old_and_a_held_room_stays(tmp_path: Path) -> None:
+    """A fork from before rooms (no lock) is removed once older than the sweep's age, never while young."""
+    scratch = tmp_path / "scratch"
+    (scratch / "fork-old" / "deep").mkdir(parents=True)
+    (scratch / "fork-old" / "deep" / "f.txt").write_text("left\n")
+    (scratch / "fork-old" / "deep").chmod(0o500)
+    (scratch / "fork-young").mkdir()
+    os.utime(scratch / "fork-old", (1, 1))
+
+    async def hold_one() -> list[str]:
+        async with rooms.room(scratch) as place:
+            (place / "fork-live").mkdir()
+            removed = rooms.sweep(scratch, older_than=600)
+            assert (place / "fork-live").is_dir()
+            return removed
+
+    assert asyncio.run(hold_one()) == ["fork-old"]
+    assert sorted(entry.name for entry in scratch.iterdir()) == ["fork-young"], "the room went with its owner"
