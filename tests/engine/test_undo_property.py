@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
+from tests.property import examples
 from tests.workspace_tree import tree
 
 NAMES = ("a", "b.txt", "c.bin", "n é.txt", "sub", "deep")
@@ -203,7 +204,7 @@ async def run_and_undo(run_approving, base: Path, entries: list[tuple], calls: l
     assert tree(ws) == before
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(everyday=60, thorough=300), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(case=cases())
 def test_undoing_a_task_restores_the_workspace_tree_exactly(tmp_path, run_approving, case):

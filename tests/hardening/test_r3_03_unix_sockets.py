@@ -5,18 +5,18 @@
 approved `python3 x.py` reached listeners outside the workspace, and the second got a
 `local_reversible` receipt. The test opens its own listeners outside the workspace, in places
 the old sandbox showed (`/var/lib`, `/opt`, `/etc`), counts every connection they take (a
-connection is in the listener's backlog once `connect()` returns), and removes them after.
+connection is in the listener's backlog once `connect()` returns), and removes them after. Those
+are in the host's real trees, seen by the suite's other workers too: `host_places` says how that
+stays harmless to them.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +24,7 @@ import pytest
 
 from engine.envs.workspace.sandbox import Sandbox
 from tests.cli.test_submit import warden
+from tests.hardening import host_places
 
 pytestmark = pytest.mark.skipif(not Sandbox.detect().contains_effects, reason="no confining sandbox here")
 
@@ -67,24 +68,16 @@ class Listener:
 
 @pytest.fixture
 def listeners() -> Iterator[list[Listener]]:
-    made: list[Path] = []
     opened: list[Listener] = []
-    try:
-        for parent in ("/var/lib", "/opt", "/etc"):
-            if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-                continue
-            place = Path(tempfile.mkdtemp(prefix="warden-r3-", dir=parent))
-            made.append(place)
-            os.chmod(place, 0o755)
-            opened.append(Listener(place / "listener.sock"))
-        if not opened:
-            pytest.skip("no place outside /tmp to open a listener in")
-        yield opened
-    finally:
-        for listener in opened:
-            listener.socket.close()
-        for place in made:
-            shutil.rmtree(place, ignore_errors=True)
+    with host_places.made("/var/lib", "/opt", "/etc") as places:
+        try:
+            opened += [Listener(place / "listener.sock") for place in places]
+            if not opened:
+                pytest.skip("no place outside /tmp to open a listener in")
+            yield opened
+        finally:
+            for listener in opened:
+                listener.socket.close()
 
 
 def spec(tmp_path: Path, command: str) -> Path:

@@ -3,20 +3,22 @@
 A root-only `wg0.conf` and `/var/backups/shadow.bak` were read by a confined `cat`: the sandbox
 hid a fixed list of files, and commands may run as root. What the sandbox shows of the host is an
 allowlist; in it, whatever is not readable by everyone (and every socket, pipe or device) is hidden.
-The test makes its own files in places the sandbox shows or used to show, and removes them after.
+The test makes its own files in places the sandbox shows or used to show, and removes them after;
+they are in the host's real trees, seen by the suite's other workers too (`host_places` says how
+that stays harmless to them).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from engine.envs.workspace.sandbox import Sandbox
+from tests.hardening import host_places
 
 SANDBOX = Sandbox.detect()
 pytestmark = pytest.mark.skipif(not SANDBOX.contains_effects, reason="no confining sandbox here")
@@ -25,15 +27,10 @@ pytestmark = pytest.mark.skipif(not SANDBOX.contains_effects, reason="no confini
 @pytest.fixture
 def planted() -> Iterator[dict[str, Path]]:
     """Root-only secrets beside world-readable files, under /etc, /opt and /var/lib."""
-    made: list[Path] = []
     files: dict[str, Path] = {}
-    try:
-        for parent in ("/etc", "/opt", "/var/lib"):
-            if not os.access(parent, os.W_OK):
-                continue
-            place = Path(tempfile.mkdtemp(prefix="warden-r3-", dir=parent))
-            made.append(place)
-            os.chmod(place, 0o755)
+    with host_places.made("/etc", "/opt", "/var/lib") as places:
+        for place in places:
+            parent = str(place.parent)
             secret, public = place / "wg0.conf", place / "public.conf"
             secret.write_text("PrivateKey = hunter2\n")
             os.chmod(secret, 0o600)
@@ -48,12 +45,9 @@ def planted() -> Iterator[dict[str, Path]]:
             files[f"{parent}:backup"] = place / "shadow.bak"
             files[f"{parent}:backup"].write_text("root:$6$hunter2:19000::::::\n")
             os.chmod(files[f"{parent}:backup"], 0o640)
-        if not made:
+        if not places:
             pytest.skip("no place outside /tmp to plant a file in")
         yield files
-    finally:
-        for place in made:
-            shutil.rmtree(place, ignore_errors=True)
 
 
 async def test_r3_15_files_readable_only_by_their_owner_or_group_are_hidden(tmp_path: Path, planted) -> None:

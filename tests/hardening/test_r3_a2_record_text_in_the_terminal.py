@@ -24,6 +24,7 @@ from app.screens.record_detail import DetailScreen
 from tests.console.test_demo_flow import until
 from tests.hardening.hostile_records import Hostile, Seeded, announce, seed
 from tests.hardening.terminal_output import SEQUENCE, capture, foreign, written
+from tests.property import examples
 from widgets.approval_list import ApprovalList
 from widgets.program_list import ProgramList
 from widgets.receipt_journal import ReceiptJournal
@@ -82,7 +83,7 @@ async def walk(home: Path, workspace: Path, hostile: Hostile) -> str:
             return written(app)
 
 
-@settings(max_examples=10, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(everyday=10, thorough=60), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile=hostiles())
 def test_r3_a2_random_records_never_reach_the_terminal_as_control_sequences(hostile: Hostile) -> None:
     with tempfile.TemporaryDirectory() as folder:

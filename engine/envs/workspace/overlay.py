@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.envs.workspace import confined
+from engine.errors import WardenError
 
 if TYPE_CHECKING:
     from engine.envs.workspace.sandbox import Sandbox
@@ -60,7 +61,8 @@ class Plan:
 
 
 def launch(layer: Path, root: Path, argv: list[str]) -> list[str]:
-    """The command line that runs `argv` with the overlay of `layer` mounted over the workspace `root`."""
+    """The command line that runs `argv` with the overlay of `layer` mounted over the workspace `root`
+    (it execs `argv`, so a descriptor passed to it reaches bubblewrap)."""
     return [sys.executable, "-I", "-S", str(LAUNCHER), str(root), str(layer), "--", *argv]
 
 
@@ -89,8 +91,9 @@ def _probe(sandbox: Sandbox, scratch: Path) -> str | None:
         lower, layer = place / "lower", make_layer(place / "layer")
         lower.mkdir()
         try:
-            done = subprocess.run(launch(layer, lower, sandbox.argv(lower, ": > probe")), capture_output=True,
-                                  text=True, timeout=20, stdin=subprocess.DEVNULL, env={})
+            done = sandbox.run_blocking(lower, ": > probe", layer=layer)  # a vanished entry is rescanned, as in `run`
+        except WardenError as exc:  # the launcher or bubblewrap could not set up, each time
+            return str(exc)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"the overlay launcher did not run: {exc}"
         if done.returncode != 0:

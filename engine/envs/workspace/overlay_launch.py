@@ -3,8 +3,11 @@
 Started as its own small program (`python -I -S overlay_launch.py WORKSPACE LAYER -- ARGV...`):
 it enters a new user and mount namespace (so no privilege is needed and nothing it mounts is
 seen outside), mounts an overlay of `LAYER/upper` over `WORKSPACE`, and replaces itself with
-ARGV (the bubblewrap sandbox). The paths reach the kernel as open descriptors (`/proc/self/fd/N`),
-never as text inside the mount options, so no name can change them. It imports nothing from Warden.
+ARGV (the bubblewrap sandbox), keeping the descriptors it was passed: bubblewrap's status
+(`--json-status-fd`) reaches it through this program. If this program fails, bubblewrap never
+started and wrote no status: its failure is the sandbox's setup, not the command. The paths reach
+the kernel as open descriptors (`/proc/self/fd/N`), never as text inside the mount options, so no
+name can change them. It imports nothing from Warden.
 """
 
 import ctypes

@@ -8,6 +8,14 @@ keep them out), an empty environment (bubblewrap itself is started with none, so
 sandbox's pid 1 shows nothing in `/proc/1/environ`), no network unless granted, all
 capabilities dropped and no new privileges, and the whole process tree killed when the command
 times out. Only a confined run, with no network, is `local_reversible`.
+
+The layout is scanned as each command starts, so an entry it masks can be gone by the time
+bubblewrap mounts over it (a socket removed meanwhile): bubblewrap then cannot make the mount
+point in the read-only tree and fails before the command starts, with the exit status a command
+could have too. Bubblewrap's status (`--json-status-fd`) tells the two apart: it reports an
+`exit-code` only for a command it started. A setup failure is scanned afresh and retried
+(`SETUP_ATTEMPTS`), then said in one line naming bubblewrap's message (`SandboxSetupError`),
+never passed off as the command's exit.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -29,6 +38,8 @@ from engine.errors import WardenError
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 _HIDDEN = ("/run", "/root", "/home", "/etc/ssh", "/etc/sudoers.d")
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow unprivileged user namespaces"
+SETUP_ATTEMPTS = 3
+_STARTED = b'"exit-code"'
 
 
 class Confinement(StrEnum):
@@ -39,6 +50,15 @@ class Confinement(StrEnum):
 
 class SandboxTimeout(WardenError):
     """The command ran past its time; its whole process tree was killed."""
+
+
+class SandboxSetupError(WardenError):
+    """Bubblewrap (or the overlay launcher before it) could not set the sandbox up on any attempt, so the command
+    never started; `said` is its message."""
+
+    def __init__(self, said: str) -> None:
+        super().__init__(f"the sandbox could not be set up ({SETUP_ATTEMPTS} attempts; the command never started): {said}")
+        self.said = said
 
 
 @dataclass(frozen=True)
@@ -86,13 +106,15 @@ class Sandbox:
         return (f"shell.run refused: no sandbox ({self.reason}); {INSTALL_HINT}, "
                 'or set shell.unconfined = "allow" in policy.toml to run commands unconfined and unundoable')
 
-    def argv(self, root: Path, command: str) -> list[str]:
-        """The command line that runs `command` in the workspace `root` (blocking: the layout scans `/etc`)."""
+    def argv(self, root: Path, command: str, status: int | None = None) -> list[str]:
+        """The command line that runs `command` in the workspace `root` (blocking: the layout scans `/etc`);
+        confined, bubblewrap reports on the descriptor `status` whether it started the command (`started`)."""
         if self.confinement is Confinement.UNCONFINED:
             return ["/bin/sh", "-c", command]
         if self.bwrap is None:  # refused: there is no bubblewrap here to confine it
             raise WardenError(self.refusal() or "shell.run: this sandbox names no bubblewrap binary")
-        return [self.bwrap, *layout.argv(layout.mounts(str(root), self.hide, self.egress)), "--chdir", str(root),
+        reporting = ["--json-status-fd", str(status)] if status is not None else []
+        return [self.bwrap, *reporting, *layout.argv(layout.mounts(str(root), self.hide, self.egress)), "--chdir", str(root),
                 "--unshare-all", *(["--share-net"] if self.egress else []),
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
                 "--setenv", "PATH", PATH, "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
@@ -116,12 +138,41 @@ class Sandbox:
             raise WardenError(self.refusal())
         if layer is not None and self.confinement is not Confinement.BWRAP:
             raise WardenError("shell.run: only a confined command runs on an overlay")
-        env = {"PATH": PATH, "HOME": str(root), "LANG": "C.UTF-8"} if self.confinement is Confinement.UNCONFINED else {}
-        argv = await asyncio.to_thread(self.argv, root, command)
-        if layer is not None:
-            argv = overlay.launch(layer, root, argv)
+        if self.confinement is Confinement.UNCONFINED:
+            env = {"PATH": PATH, "HOME": str(root), "LANG": "C.UTF-8"}
+            return await self._spawn(self.argv(root, command), root, env)
+        said = ""
+        for _ in range(SETUP_ATTEMPTS):
+            report, status = os.pipe()
+            try:
+                argv = await asyncio.to_thread(self.argv, root, command, status)  # scanned afresh each attempt
+                if layer is not None:
+                    argv = overlay.launch(layer, root, argv)  # the launcher execs bubblewrap: the descriptor passes on
+                finished = await self._spawn(argv, root, {}, status)
+                if started(finished.code, _drain(report)):
+                    return finished
+                said = _last_line(finished.output.decode(errors="replace"))  # all bubblewrap's: nothing else ran
+            finally:
+                os.close(report)
+                os.close(status)
+        raise SandboxSetupError(said)
+
+    def run_blocking(self, root: Path, command: str, layer: Path | None = None,
+                     timeout: float = 20) -> subprocess.CompletedProcess[str]:
+        """A confined `run` for a probe: blocking, with stderr apart, and its setup retried the same way."""
+        if self.confinement is not Confinement.BWRAP:
+            raise WardenError("shell.run: only a confined command reports whether its sandbox was set up")
+
+        def argv(status: int) -> list[str]:
+            made = self.argv(root, command, status)
+            return overlay.launch(layer, root, made) if layer is not None else made
+
+        return _run_set_up(argv, timeout)
+
+    async def _spawn(self, argv: list[str], root: Path, env: dict[str, str], status: int | None = None) -> Finished:
+        """Run `argv` to its end within the timeout (passing it the descriptor `status`), its process group killed else."""
         process = await asyncio.create_subprocess_exec(
-            *argv, cwd=root, env=env, stdin=asyncio.subprocess.DEVNULL,
+            *argv, cwd=root, env=env, stdin=asyncio.subprocess.DEVNULL, pass_fds=() if status is None else (status,),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
         )
         try:
@@ -151,6 +202,53 @@ async def _read(process: asyncio.subprocess.Process, limit: int) -> tuple[bytes,
     return bytes(kept), total
 
 
+def started(code: int, status: bytes) -> bool:
+    """Whether bubblewrap started the command, from its exit `code` and what it wrote with `--json-status-fd`:
+    it reports the command's `exit-code` only once the sandbox was set up and the command executed, so a
+    failure without one is bubblewrap's own (its setup, or the overlay launcher before it)."""
+    return code == 0 or _STARTED in status
+
+
+def _drain(fd: int) -> bytes:
+    """What is in the pipe `fd` now (read once the writer exited; never waits for a descendant that kept it open)."""
+    os.set_blocking(fd, False)
+    chunks: list[bytes] = []
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _last_line(text: str) -> str:
+    """The last thing said (bubblewrap's error comes last), in one line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][-300:] if lines else "it said nothing"
+
+
+def _run_set_up(argv: Callable[[int], list[str]], timeout: float) -> subprocess.CompletedProcess[str]:
+    """`subprocess.run` of the bubblewrap command line `argv(status)` makes (afresh each attempt: the layout is
+    scanned as it is made), retried while bubblewrap fails to set up its sandbox; `SandboxSetupError` after
+    `SETUP_ATTEMPTS`. It runs with an empty environment and no input."""
+    said = ""
+    for _ in range(SETUP_ATTEMPTS):
+        report, status = os.pipe()
+        try:
+            done = subprocess.run(argv(status), capture_output=True, text=True, timeout=timeout,
+                                  stdin=subprocess.DEVNULL, env={}, pass_fds=(status,))
+            if started(done.returncode, _drain(report)):
+                return done
+            said = _last_line(done.stderr)
+        finally:
+            os.close(report)
+            os.close(status)
+    raise SandboxSetupError(said)
+
+
 def _kill_group(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
@@ -162,15 +260,18 @@ def _kill_group(pid: int) -> None:
 def _probe(binary: str) -> str | None:
     """None when bubblewrap starts a sandbox of the allowlisted layout here; else why not, in a few words."""
     with tempfile.TemporaryDirectory(prefix="warden-probe-") as place:
-        argv = [binary, *layout.argv(layout.mounts(place, (), False)), "--unshare-all", "--die-with-parent",
-                "--cap-drop", "ALL", "--", "/bin/true"]
+        def argv(status: int) -> list[str]:
+            return [binary, "--json-status-fd", str(status), *layout.argv(layout.mounts(place, (), False)),
+                    "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "--", "/bin/true"]
+
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+            done = _run_set_up(argv, timeout=10)
+        except SandboxSetupError as exc:
+            return f"bubblewrap cannot make a sandbox here ({exc.said})"
         except FileNotFoundError:
             return f"{binary} is not installed"
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"{binary} did not start: {exc}"
-    if done.returncode != 0:
-        detail = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
-        return f"bubblewrap cannot make a sandbox here ({detail})"
+    if done.returncode != 0:  # it set up a sandbox, but `true` failed in it
+        return f"bubblewrap cannot make a sandbox here (true: exit {done.returncode})"
     return None

@@ -17,9 +17,10 @@ import re
 from engine.gate.shell.view import Command
 
 _OCTAL = re.compile(r"[0-7]{1,5}")
-_CLAUSE = re.compile(r"([ugoa]*)((?:[-+=][rwxXst]*|[-+=][ugo])+)")
+# A clause is who, then operations; each operation is an operator and what it sets. Read as one flat
+# run of operators and letters (no repeat nested in a repeat), then split by `_OPERATION`.
+_CLAUSE = re.compile(r"([ugoa]*)([-+=][-+=rwxXstugo]*)")
 _OPERATION = re.compile(r"([-+=])([rwxXstugo]*)")
-_SYMBOLIC = re.compile(r"[ugoa]*(?:[-+=](?:[rwxXst]*|[ugo]))+(?:,[ugoa]*(?:[-+=](?:[rwxXst]*|[ugo]))+)*")
 _SETUID, _SETGID = 0o4000, 0o2000
 
 
@@ -55,11 +56,16 @@ def requested_mode(cmd: Command) -> str | None:
         if not ended and arg == "--":
             ended = True
             continue
-        if _OCTAL.fullmatch(arg) or _SYMBOLIC.fullmatch(arg):
+        if _OCTAL.fullmatch(arg) or _symbolic(arg):
             return arg
         if ended or not arg.startswith("-"):
             return None
     return None
+
+
+def _symbolic(arg: str) -> bool:
+    """Whether `arg` is a symbolic mode: comma-separated clauses (`u+s`, `go-w,a+r`)."""
+    return all(_CLAUSE.fullmatch(clause) for clause in arg.split(","))
 
 
 def sets_privilege_bits(cmd: Command) -> str | None:
