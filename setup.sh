@@ -2,7 +2,7 @@
 # Make this machine ready for Warden, then run the demo or the test suite.
 #
 #   ./setup.sh demo [ARGS...]   the console on a throwaway workspace (ARGS go to `warden demo`)
-#   ./setup.sh test [ARGS...]   the type check, then the test suite (ARGS go to pytest)
+#   ./setup.sh test [ARGS...]   the type check, then the test suite on every core (ARGS go to pytest)
 #
 # It is safe to run again: a machine that already has what is needed pays a few
 # checks and nothing else. What it does, in order:
@@ -82,4 +82,4 @@ if [ "$target" = demo ]; then
     exec .venv/bin/warden demo "$@"
 fi
 .venv/bin/mypy
-exec .venv/bin/pytest -q "$@"
+exec .venv/bin/pytest -q -n auto "$@"
