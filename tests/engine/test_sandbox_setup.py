@@ -48,7 +48,7 @@ class Ghost:
 
 @pytest.fixture
 def ghost(monkeypatch):
-    """`ghost(left)`: arm a `Ghost` for the next `left` scans (after the sandbox was detected, whose probe is cached)."""
+    """`ghost(left)`: arm a `Ghost` for the next `left` scans (after the sandbox was detected: its probe is cached)."""
     monkeypatch.setattr(overlay, "_PROBED", {})  # a probe run here must not be remembered by later tests
 
     def arm(left: int) -> Ghost:
@@ -80,7 +80,7 @@ async def test_an_entry_gone_before_bubblewrap_starts_is_rescanned_and_the_comma
     finally:
         if layer is not None:
             overlay.remove_layer(layer)
-    assert seen.scans >= 2, "the layout was scanned again for the next attempt"  # more if a concurrent test's vanished too
+    assert seen.scans >= 2, "scanned again for the next attempt"  # more if a concurrent test's entry vanished too
 
 
 async def test_a_setup_failure_that_persists_is_one_clear_line_not_the_command_s_exit(ghost, workspace: Path) -> None:
@@ -116,7 +116,8 @@ def test_the_probes_rescan_too(ghost, tmp_path: Path) -> None:
 async def test_a_shell_step_whose_sandbox_cannot_be_set_up_fails_in_one_line(ghost, tmp_path: Path, run) -> None:
     runtime = await Runtime.open(tmp_path / "home", tmp_path / "ws", Switches(gating=False))
     try:
-        spec = TaskSpec(goal="shell", learn=False, agent=scripted([ToolCall("shell.run", {"command": "echo hi >> hi.txt"})]))
+        call = ToolCall("shell.run", {"command": "echo hi >> hi.txt"})
+        spec = TaskSpec(goal="shell", learn=False, agent=scripted([call]))
         done = await run(runtime, spec)  # the overlay is probed (and remembered) before any ghost
         assert done.status is TaskStatus.SUCCEEDED, done.error
         seen = ghost(1)

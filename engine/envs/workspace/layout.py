@@ -20,7 +20,9 @@ hidden path inside the workspace (Warden's home there) is hidden after the works
 and a workspace inside a hidden path (a project under `/root`) is bound after that is hidden.
 
 Only `/etc`, `/opt` and `/usr/local/etc` are scanned, when each command starts (tens of
-milliseconds): `/usr` is too large to scan per command, and holds programs, not secrets.
+milliseconds): `/usr` is too large to scan per command, and holds programs, not secrets. An
+entry found but gone by the time bubblewrap mounts over it fails bubblewrap's setup, not the
+command: `sandbox` tells the two apart, scans again and retries.
 """
 
 from __future__ import annotations

@@ -57,7 +57,8 @@ class SandboxSetupError(WardenError):
     never started; `said` is its message."""
 
     def __init__(self, said: str) -> None:
-        super().__init__(f"the sandbox could not be set up ({SETUP_ATTEMPTS} attempts; the command never started): {said}")
+        super().__init__(f"the sandbox could not be set up ({SETUP_ATTEMPTS} attempts; "
+                         f"the command never started): {said}")
         self.said = said
 
 
@@ -114,7 +115,8 @@ class Sandbox:
         if self.bwrap is None:  # refused: there is no bubblewrap here to confine it
             raise WardenError(self.refusal() or "shell.run: this sandbox names no bubblewrap binary")
         reporting = ["--json-status-fd", str(status)] if status is not None else []
-        return [self.bwrap, *reporting, *layout.argv(layout.mounts(str(root), self.hide, self.egress)), "--chdir", str(root),
+        made = layout.mounts(str(root), self.hide, self.egress)
+        return [self.bwrap, *reporting, *layout.argv(made), "--chdir", str(root),
                 "--unshare-all", *(["--share-net"] if self.egress else []),
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
                 "--setenv", "PATH", PATH, "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
@@ -170,7 +172,7 @@ class Sandbox:
         return _run_set_up(argv, timeout)
 
     async def _spawn(self, argv: list[str], root: Path, env: dict[str, str], status: int | None = None) -> Finished:
-        """Run `argv` to its end within the timeout (passing it the descriptor `status`), its process group killed else."""
+        """Run `argv` to its end, passing it the descriptor `status`; past the timeout, kill its process group."""
         process = await asyncio.create_subprocess_exec(
             *argv, cwd=root, env=env, stdin=asyncio.subprocess.DEVNULL, pass_fds=() if status is None else (status,),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
