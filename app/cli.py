@@ -67,7 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except WardenError as exc:
-        print(f"warden: {exc}", file=sys.stderr)
+        from app.commands.record_text import error  # the message may name what a record holds
+
+        error(exc)
         return 2
     except KeyboardInterrupt:
         return 130

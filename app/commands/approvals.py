@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
 from rich.table import Table
 
+from app.commands.record_text import cell, line, plain_console
 from app.commands.scripting import print_json, run_on_runtime
 from engine.gate.approvals import Approval
 from engine.runtime import Runtime, operator
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
-    console = Console(highlight=False)
+    console = plain_console()
     if args.action in ("approve", "deny"):
         by = operator()
         decide = runtime.approve if args.action == "approve" else runtime.deny
@@ -50,7 +50,7 @@ async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
         if args.json:
             print_json(as_json(approval))
         else:
-            console.print(f"{approval.id} {approval.status.value} by {by}")
+            console.print(line(approval.id, f" {approval.status.value} by ", by))
         return 0
     pending = await runtime.pending_approvals()
     if args.json:
@@ -58,7 +58,8 @@ async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
         return 0
     table = Table("id", "task", "level", "tool", "reason", box=None)
     for approval in pending:
-        table.add_row(approval.id, approval.task_id, approval.level, approval.call.tool, approval.reason)
+        table.add_row(*(cell(value) for value in (approval.id, approval.task_id, approval.level, approval.call.tool,
+                                                  approval.reason)))
     console.print(table)
     return 0
 

@@ -13,10 +13,9 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from app.commands.record_text import cell, error, json_block, line, plain, plain_console
 from app.commands.scripting import print_json, run_on_runtime
 from engine.journal.diff import Content, FileDiff
 from engine.journal.export import BadTime, exported, jsonl, parse_time, undo_fields
@@ -89,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             since = parse_time(args.since) if args.since is not None else None
             until = parse_time(args.until) if args.until is not None else None
         except BadTime as exc:
-            print(f"warden: {exc}", file=sys.stderr)
+            error(exc)
             return 2
         return run_on_runtime(lambda runtime: _export(runtime, args, since, until))
     return run_on_runtime(lambda runtime: _run(runtime, args))
@@ -106,7 +105,7 @@ async def _export(runtime: Runtime, args: argparse.Namespace, since: float | Non
     try:
         Path(args.output).write_text(text, encoding="utf-8")
     except OSError as exc:
-        print(f"warden: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        error(f"cannot write {args.output}: {exc.strerror or exc}")
         return 1
     return 0
 
@@ -118,13 +117,13 @@ async def _gc(runtime: Runtime, args: argparse.Namespace) -> int:
         print_json(collected.as_json())
         return 0
     if collected.receipt_ids:
-        print(f"removed {len(collected.receipt_ids)} snapshot(s), {collected.bytes} bytes;"
-              f" now audit_only: {' '.join(collected.receipt_ids)}")
+        print(plain(f"removed {len(collected.receipt_ids)} snapshot(s), {collected.bytes} bytes;"
+                    f" now audit_only: {' '.join(collected.receipt_ids)}"))
     else:
         print("removed nothing")
     if collected.outside:
-        print(f"left alone: {len(collected.outside)} receipt(s) whose snapshot lies outside this home's store"
-              f" ({' '.join(collected.outside)})")
+        print(plain(f"left alone: {len(collected.outside)} receipt(s) whose snapshot lies outside this home's store"
+                    f" ({' '.join(collected.outside)})"))
     return 0
 
 
@@ -138,17 +137,17 @@ async def _match(runtime: Runtime, args: argparse.Namespace) -> int:
     if args.json:
         print_json(seen.as_json())
     else:
-        print(f"recorded as {seen.placeholder}")
+        print(plain(f"recorded as {seen.placeholder}"))
         for table, records in seen.found.items():
             if records:
-                print(f"{table}: {' '.join(records)}")
+                print(plain(f"{table}: {' '.join(records)}"))
         if not seen.anywhere:
             print("in no record of this home")
     return 0 if seen.anywhere else 1
 
 
 async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
-    console = Console(highlight=False)
+    console = plain_console()
     if args.action == "gc":
         return await _gc(runtime, args)
     if args.action == "match":
@@ -163,7 +162,7 @@ async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
         if args.json:
             print_json(shown)
         else:
-            console.print_json(data=shown)
+            console.print(json_block(shown))
         return 0
     if args.action == "diff":
         detail = await runtime.receipt_detail(args.receipt_id)
@@ -171,14 +170,14 @@ async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
             print_json({"receipt_id": detail.receipt.id, "changes": [change_json(c) for c in detail.changes]})
         else:
             for change in detail.changes:
-                print("\n".join(diff_lines(change)))
+                print("\n".join(plain(text) for text in diff_lines(change)))
         return 0
     if args.action == "undo":
         receipt = await runtime.undo(args.receipt_id, force=args.force)
         if args.json:
             print_json(receipt_json(receipt))
         else:
-            console.print(f"{receipt.id} {escape(receipt.summary)}: {receipt.reversal.value}")
+            console.print(line(receipt.id, " ", receipt.summary, f": {receipt.reversal.value}"))
         return 0
     if args.action == "undo-task":
         result = await runtime.undo_task(args.task_id)
@@ -187,9 +186,9 @@ async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
                         "stopped_at": result.stopped_at.as_json() if result.stopped_at else None})
         else:
             for receipt_id in result.undone:
-                console.print(f"undone {receipt_id}")
+                console.print(line("undone ", receipt_id))
             if result.stopped_at:
-                console.print(f"stopped at {result.stopped_at.receipt_id}: {escape(result.stopped_at.reason)}")
+                console.print(line("stopped at ", result.stopped_at.receipt_id, ": ", result.stopped_at.reason))
         return 0 if result.ok else 1
     if args.task_id:
         await runtime.task(args.task_id)
@@ -201,8 +200,9 @@ async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
         return 0
     table = Table("id", "task", "step", "tool", "reversal", "summary", box=None)
     for receipt in receipts:
-        table.add_row(receipt.id, receipt.task_id or "", "" if receipt.step_idx is None else str(receipt.step_idx),
-                      receipt.call.tool, receipt.reversal.value, escape(receipt.summary))
+        table.add_row(cell(receipt.id), cell(receipt.task_id or ""),
+                      cell("" if receipt.step_idx is None else receipt.step_idx), cell(receipt.call.tool),
+                      cell(receipt.reversal.value), cell(receipt.summary))
     console.print(table)
     return 0
 

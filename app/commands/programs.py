@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 import time
 from contextlib import ExitStack
@@ -17,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from app.commands.record_text import cell, error, json_text, line, plain_console
 from engine import specfile
 from engine.errors import WardenError
 from engine.programs.corpus import ProgramStats
@@ -94,7 +94,7 @@ def _task(args: argparse.Namespace, stack: ExitStack) -> TaskSpec:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    console = Console(highlight=False)
+    console = plain_console()
     runtime = await Runtime.open(warden_home())
     try:
         if args.action == "show":
@@ -103,15 +103,15 @@ async def _run(args: argparse.Namespace) -> int:
                 raise ProgramError(f"no program {args.program_id}; `warden programs` lists them")
             stats = await runtime.program_stats(program.id)
             if args.json:
-                print(json.dumps({**program.to_json(), "stats": asdict(stats)}, ensure_ascii=False))
+                print(json_text({**program.to_json(), "stats": asdict(stats)}))
             else:
                 console.print(Group(draw(program), statistics(stats)))
         elif args.action in ("delete", "rm", "discard"):
             await runtime.remove_program(args.program_id)
-            _say(args, console, f"removed {args.program_id}", {"removed": args.program_id})
+            _say(args, console, line("removed ", args.program_id), {"removed": args.program_id})
         elif args.action == "accept":
             program = await runtime.accept_program(args.program_id)
-            _say(args, console, f"accepted {program.id}: served from now on ({program.goal_template})",
+            _say(args, console, line("accepted ", program.id, ": served from now on (", program.goal_template, ")"),
                  {"accepted": program.id, "status": program.status})
         elif args.action == "export":
             return await _export(runtime, args.program_id, args.out, console)
@@ -126,8 +126,7 @@ async def _run(args: argparse.Namespace) -> int:
             programs = sorted(await runtime.programs(), key=lambda p: (p.signature, p.id))
             all_stats = await runtime.all_program_stats()
             if args.json:
-                print(json.dumps([summary(p, all_stats.get(p.id, ProgramStats())) for p in programs],
-                                 ensure_ascii=False))
+                print(json_text([summary(p, all_stats.get(p.id, ProgramStats())) for p in programs]))
             else:
                 console.print(listing(programs, all_stats))
         return 0
@@ -139,7 +138,7 @@ async def _export(runtime: Runtime, program_id: str, out: Path | None, console: 
     program = await runtime.program(program_id)
     if program is None:
         raise ProgramError(f"no program {program_id}; `warden programs` lists them")
-    body = json.dumps(program.to_json(), indent=2, ensure_ascii=False) + "\n"
+    body = json_text(program.to_json(), indent=2) + "\n"
     if out is None:
         sys.stdout.write(body)
         return 0
@@ -147,15 +146,15 @@ async def _export(runtime: Runtime, program_id: str, out: Path | None, console: 
         out.write_text(body, encoding="utf-8")
     except OSError as exc:
         raise WardenError(f"cannot write {out}: {exc.strerror or exc}") from None
-    console.print(f"exported {program.id} to {out}", markup=False)
+    console.print(line("exported ", program.id, " to ", out))
     return 0
 
 
-def _say(args: argparse.Namespace, console: Console, line: str, data: dict) -> None:
+def _say(args: argparse.Namespace, console: Console, said: Text, data: dict) -> None:
     if args.json:
-        print(json.dumps(data, ensure_ascii=False))
+        print(json_text(data))
     else:
-        console.print(line, markup=False, soft_wrap=True)
+        console.print(said, soft_wrap=True)
 
 
 async def _import(runtime: Runtime, files: list[Path], console: Console, task: TaskSpec | None, as_json: bool) -> int:
@@ -165,11 +164,11 @@ async def _import(runtime: Runtime, files: list[Path], console: Console, task: T
         try:
             offered = await runtime.import_program(path, task)
         except ProgramError as exc:
-            error = " ".join(str(exc).split())
+            said = " ".join(str(exc).split())
             if as_json:
-                print(json.dumps({"program": str(path), "stored": False, "error": error}, ensure_ascii=False))
+                print(json_text({"program": str(path), "stored": False, "error": said}))
             else:
-                print(f"warden: {error}", file=sys.stderr)
+                error(said)
             status = 2
             continue
         status = max(status, _verdict(console, str(path), offered, as_json))
@@ -185,25 +184,25 @@ def _verdict(console: Console, what: str, offered: Offered, as_json: bool = Fals
     if offered.kept:
         said = f"not stored: {offered.kept} of the same family is served and this one is {verdict.value}"
     if as_json:
-        print(json.dumps({"program": what, "verdict": verdict.value, "stored": offered.stored, "kept": offered.kept,
-                          "reason": offered.verification.reason}, ensure_ascii=False))
+        print(json_text({"program": what, "verdict": verdict.value, "stored": offered.stored, "kept": offered.kept,
+                         "reason": offered.verification.reason}))
     else:
-        console.print(f"{what}: {said}: {offered.verification.reason}", markup=False, soft_wrap=True)
+        console.print(line(what, ": ", said, ": ", offered.verification.reason), soft_wrap=True)
     return 0 if offered.stored else 2
 
 
 async def _expire(runtime: Runtime, dry_run: bool, console: Console, as_json: bool) -> int:
     gone = await runtime.expire_programs(dry_run=dry_run)
     if as_json:
-        print(json.dumps({"dry_run": dry_run, "removed": [asdict(expiry) for expiry in gone]}, ensure_ascii=False))
+        print(json_text({"dry_run": dry_run, "removed": [asdict(expiry) for expiry in gone]}))
         return 0
     policy = runtime.policy
     rule = (f"unused for {policy.programs_expire_unused_days} days" if policy.programs_expire_unused_days
             else "no age limit") + (f", at most {policy.programs_keep_at_most} kept" if policy.programs_keep_at_most
                                     else ", no count limit")
     for expiry in gone:
-        console.print(f"{'would remove' if dry_run else 'removed'} {expiry.program_id} ({expiry.goal_template}): "
-                      f"{expiry.reason}; last used {when(expiry.last_used)}", markup=False, soft_wrap=True)
+        console.print(line("would remove " if dry_run else "removed ", expiry.program_id, " (", expiry.goal_template,
+                           "): ", expiry.reason, f"; last used {when(expiry.last_used)}"), soft_wrap=True)
     verb = "would remove" if dry_run else "removed"
     console.print(f"{verb} {len(gone)} program{'' if len(gone) == 1 else 's'} ({rule})")
     return 0
@@ -230,32 +229,32 @@ def listing(programs: list[Program], stats: dict[str, ProgramStats]) -> Table:
     table.add_column("last used", no_wrap=True)
     for program in programs:
         served = stats.get(program.id, ProgramStats())
-        table.add_row(Text(f"{program.id}\n{program.kind}"),
-                      Text.assemble(program.goal_template, "\n", (program.signature, "dim")), Text(program.status),
-                      *(Text(str(n)) for n in (served.replays, served.successes, served.fallbacks)),
-                      Text(when(served.last_used, "%Y-%m-%d")))
+        table.add_row(Text("\n").join((cell(program.id), cell(program.kind))),
+                      Text("\n").join((cell(program.goal_template), cell(program.signature, "dim"))),
+                      cell(program.status), *(cell(n) for n in (served.replays, served.successes, served.fallbacks)),
+                      cell(when(served.last_used, "%Y-%m-%d")))
     return table
 
 
 def statistics(stats: ProgramStats) -> Text:
     """What `show` prints under the drawing: how the program has served, and its last failure."""
-    text = Text(f"replays {stats.replays}: {stats.successes} completed, {stats.fallbacks} fell back, "
-                f"{stats.failures} failed; last used {when(stats.last_used)}")
     failure = stats.last_failure
-    text.append("\nlast failure: " + ("none" if failure is None else
-                f"{failure.outcome} at {when(failure.at)}" + (f": {failure.detail}" if failure.detail else "")))
-    return text
+    return Text("\n").join((
+        cell(f"replays {stats.replays}: {stats.successes} completed, {stats.fallbacks} fell back, "
+             f"{stats.failures} failed; last used {when(stats.last_used)}"),
+        line("last failure: ", "none" if failure is None else f"{failure.outcome} at {when(failure.at)}",
+             f": {failure.detail}" if failure is not None and failure.detail else "")))
 
 
 def draw(program: Program) -> Tree:
     """The program from start to its terminal state: each state with its check, each action between."""
-    tree = Tree(Text(f"{program.goal_template}  ({program.id})", style="bold"))
+    tree = Tree(cell(f"{program.goal_template}  ({program.id})", "bold"))
     path = program.path()
     for position, state_id in enumerate(path):
         state = program.state(state_id)
-        node = tree.add(Text.assemble((f"● {state_id}", "bold"), f" {state.description}"))
-        node.add(Text(f"check: {describe(state.check)}", style="dim"))
+        node = tree.add(line((f"● {state_id}", "bold"), " ", state.description))
+        node.add(cell(f"check: {describe(state.check)}", "dim"))
         if position + 1 < len(path):
             action = next(t for t in program.leaving(state_id) if t.target == path[position + 1]).action
-            node.add(Text.assemble(("▼ ", "bold"), (action.tool, "bold"), f" {target(action.args)}"))
+            node.add(line(("▼ ", "bold"), (action.tool, "bold"), " ", target(action.args)))
     return tree

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
+from app.commands.record_text import line, plain_console
 from app.commands.submit import follow_events, show_event
 from engine import specfile
 from engine.errors import WardenError
@@ -40,11 +41,11 @@ def run(args: argparse.Namespace) -> int:
 
             site = stack.enter_context(DemoSite())
             raw = specfile.with_demo(raw, site.url)
-        result = asyncio.run(_run(raw, args.spec, args.workspace, Console(stderr=args.json, highlight=False)))
+        result = asyncio.run(_run(raw, args.spec, args.workspace, plain_console(stderr=args.json)))
     if args.json:
         print(json.dumps(result))
     else:
-        _summarise(Console(highlight=False), result)
+        _summarise(plain_console(), result)
     return 0 if result["outcome"] == "succeeded" else 1
 
 
@@ -60,7 +61,7 @@ async def _run(raw: dict[str, Any], path: Path, workspace: Path | None, console:
             raise WardenError(f"{path}: {exc}") from None
         events = runtime.events()
         [task] = await runtime.submit_all([spec])
-        console.print(f"running {task.id}  {task.goal}")
+        console.print(line("running ", task.id, "  ", task.goal))
         printer = asyncio.create_task(follow_events(console, events))
         try:
             await runtime.run_task(task.id)
@@ -87,10 +88,11 @@ async def _goal(runtime: Runtime, raw: dict[str, Any]) -> str:
 
 
 def _summarise(console: Console, result: dict[str, Any]) -> None:
-    mark = {"succeeded": "[green]✔[/]", "blocked": "[yellow]‖[/]"}.get(result["outcome"], "[red]✖[/]")
-    console.print(f"{mark} {result['outcome']}: {result['goal']}" + (f" ({result['reason']})" if result["reason"] else ""))
-    served = f"via {result['path']}" + (f" (program {result['program_id']})" if result["program_id"] else "")
-    console.print(f"  {served}, {result['steps']} steps, {result['model_calls']} model calls, {result['wall_s']} s; "
-                  f"evaluator: {result['evaluation']}")
+    mark = {"succeeded": ("✔", "green"), "blocked": ("‖", "yellow")}.get(result["outcome"], ("✖", "red"))
+    console.print(line(mark, " ", result["outcome"], ": ", result["goal"],
+                       *((" (", result["reason"], ")") if result["reason"] else ())))
+    program = (" (program ", result["program_id"], ")") if result["program_id"] else ()
+    console.print(line("  via ", result["path"], *program, f", {result['steps']} steps, {result['model_calls']} model "
+                       f"calls, {result['wall_s']} s; evaluator: ", result["evaluation"]))
     if result["stored_program_id"]:
-        console.print(f"  stored program {result['stored_program_id']}")
+        console.print(line("  stored program ", result["stored_program_id"]))

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from collections.abc import Awaitable, Callable
 
+from app.commands.record_text import error
 from engine.errors import WardenError
 from engine.runtime import Runtime, warden_home
 
@@ -28,7 +28,7 @@ def run_on_runtime(work: Callable[[Runtime], Awaitable[int]]) -> int:
     try:
         return asyncio.run(session())
     except WardenError as exc:
-        print(f"warden: {exc}", file=sys.stderr)
+        error(exc)
         return 1
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from app.commands.record_text import line, plain_console
 from engine.errors import WardenError
 from engine.events.bus import Subscription
 from engine.events.records import (
@@ -56,13 +57,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _submit(specs: list[TaskSpec], workspace: Path | None, run_here: bool, as_json: bool = False) -> int:
-    console = Console(highlight=False, quiet=as_json)
+    console = plain_console(quiet=as_json)
     runtime = await Runtime.open(warden_home(), workspace)
     try:
         events = runtime.events()
         tasks = await runtime.submit_all(specs)
         for task in tasks:
-            console.print(f"queued {task.id}  {task.goal}")
+            console.print(line("queued ", task.id, "  ", task.goal))
         task_ids = [task.id for task in tasks]
         if not run_here:
             if as_json:
@@ -93,17 +94,18 @@ async def follow_events(console: Console, events: Subscription) -> None:
 
 def show_event(console: Console, event: Event) -> None:
     """One line per event a person follows a run by; the rest stay in the database."""
-    line = {
-        TaskStarted: lambda e: f"[bold]{e.task_id}[/] ▶ {e.mode}" + (f" (program {e.program_id})" if e.program_id else ""),
-        StateChecked: lambda e: f"  {'✔' if e.passed else '✖'} state {e.state_id}",
-        ActionCompleted: lambda e: f"  ● {e.call['tool']} ({e.source})",
-        ApprovalRequested: lambda e: f"  ‖ {e.call['tool']} waits for approval: {e.reason}",
-        ActionBlocked: lambda e: f"  ✖ {e.call['tool']} {e.reason}",
-        ReplayFellBack: lambda e: f"  ↪ replay fell back at {e.state_id}: {e.reason}",
-        TaskSucceeded: lambda e: f"[bold]{e.task_id}[/] ✔ done",
-        TaskFailed: lambda e: f"[bold]{e.task_id}[/] ✖ failed: {e.error}",
-        ProgramStored: lambda e: f"  ★ stored program {e.program_id}",
-        ProgramRejected: lambda e: f"  ☆ program not stored: {e.reason}",
+    said = {
+        TaskStarted: lambda e: line((e.task_id, "bold"), " ▶ ", e.mode,
+                                    *((" (program ", e.program_id, ")") if e.program_id else ())),
+        StateChecked: lambda e: line(f"  {'✔' if e.passed else '✖'} state ", e.state_id),
+        ActionCompleted: lambda e: line("  ● ", e.call["tool"], " (", e.source, ")"),
+        ApprovalRequested: lambda e: line("  ‖ ", e.call["tool"], " waits for approval: ", e.reason),
+        ActionBlocked: lambda e: line("  ✖ ", e.call["tool"], " ", e.reason),
+        ReplayFellBack: lambda e: line("  ↪ replay fell back at ", e.state_id, ": ", e.reason),
+        TaskSucceeded: lambda e: line((e.task_id, "bold"), " ✔ done"),
+        TaskFailed: lambda e: line((e.task_id, "bold"), " ✖ failed: ", e.error),
+        ProgramStored: lambda e: line("  ★ stored program ", e.program_id),
+        ProgramRejected: lambda e: line("  ☆ program not stored: ", e.reason),
     }.get(type(event))
-    if line is not None:
-        console.print(line(event), markup=True)
+    if said is not None:
+        console.print(said(event))

@@ -9,6 +9,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
+from app.commands.record_text import cell, error, json_block, line, plain_console
 from app.commands.scripting import print_json, run_on_runtime
 from engine.events.records import TaskPaused, TaskResumed
 from engine.gate.approvals import ApprovalStatus
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
-    console = Console(highlight=False)
+    console = plain_console()
     if args.action == "budget":
         return await _budget(runtime, args, console)
     if args.action == "show":
@@ -65,7 +66,7 @@ async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
         if args.json:
             print_json(shown)
         else:
-            console.print_json(json.dumps(shown))
+            console.print(json_block(shown))
         return 0
     if args.action in MOVES:
         await MOVES[args.action](runtime, args.task_id)
@@ -73,7 +74,7 @@ async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
         if args.json:
             print_json(summary(task))
         else:
-            console.print(f"{task.id} {task.status.value}")
+            console.print(line(task.id, " ", task.status.value))
         return 0
     tasks = await runtime.tasks()
     if args.json:
@@ -81,7 +82,7 @@ async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
         return 0
     table = Table("id", "status", "goal", "where", box=None)
     for task in tasks:
-        table.add_row(task.id, task.status.value, task.goal, task.env or "")
+        table.add_row(cell(task.id), cell(task.status.value), cell(task.goal), cell(task.env or ""))
     console.print(table)
     return 0
 
@@ -104,7 +105,7 @@ async def _budget(runtime: Runtime, args: argparse.Namespace, console: Console) 
     try:
         raised = Budget.from_json({k: v for k, v in limits.items() if v is not None}, "budget")
     except ValueError as exc:  # a bad limit is a usage error (2), as argparse's are; a refusal is 1
-        print(f"warden: {exc}", file=sys.stderr)
+        error(exc)
         return 2
     if not raised.as_json():
         print("warden: give at least one of --steps, --wall, --tokens, --cost", file=sys.stderr)
@@ -115,8 +116,8 @@ async def _budget(runtime: Runtime, args: argparse.Namespace, console: Console) 
     if args.json:
         print_json({**summary(task), "budget": now, "raised": budget.as_json()})
         return 0
-    console.print(f"{task.id} budget {json.dumps(now)}; "
-                  f"raised by you: {json.dumps(budget.as_json())}; now {task.status.value}")
+    console.print(line(task.id, f" budget {json.dumps(now)}; raised by you: {json.dumps(budget.as_json())}; "
+                       f"now {task.status.value}"))
     return 0
 
 

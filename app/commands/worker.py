@@ -18,13 +18,13 @@ import math
 import os
 import signal
 import socket
-import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
-from rich.console import Console
+from rich.text import Text
 
+from app.commands.record_text import error, line, plain_console
 from engine.errors import DiskFull, WardenError
 from engine.events.bus import Subscription
 from engine.events.records import Event, TaskFailed, TaskPaused, TaskResumed, TaskStarted, TaskSucceeded
@@ -88,22 +88,22 @@ class Reporter:
 
     def __init__(self, as_json: bool) -> None:
         self.as_json = as_json
-        self.console = Console(highlight=False)
+        self.console = plain_console()
 
-    def emit(self, record: dict, line: str) -> None:
+    def emit(self, record: dict, said: Text) -> None:
         if self.as_json:
             print(json.dumps(record), flush=True)
         else:
-            self.console.print(line)
+            self.console.print(said)
 
     def event(self, event: Event, runner: str) -> None:
         if isinstance(event, TaskStarted):
             self.emit({"event": "task_started", "task_id": event.task_id, "runner": runner, "mode": event.mode},
-                      f"[bold]{event.task_id}[/] ▶ {event.mode} on {runner}")
+                      line((event.task_id, "bold"), " ▶ ", event.mode, " on ", runner))
             return
         if isinstance(event, TaskResumed):
             self.emit({"event": "task_resumed", "task_id": event.task_id, "runner": runner, "reason": event.reason},
-                      f"[bold]{event.task_id}[/] ↻ resumed on {runner}: {event.reason}")
+                      line((event.task_id, "bold"), " ↻ resumed on ", runner, ": ", event.reason))
             return
         status = {TaskSucceeded: "succeeded", TaskFailed: "failed", TaskPaused: "paused"}.get(type(event))
         if status is None:
@@ -112,14 +112,14 @@ class Reporter:
         record = {"event": "task_finished", "task_id": event.task_id, "status": status, "runner": runner}
         if detail:
             record["detail"] = detail
-        mark = {"succeeded": "[green]✔[/]", "failed": "[red]✖[/]", "paused": "[yellow]‖[/]"}[status]
-        self.emit(record, f"[bold]{event.task_id}[/] {mark} {status}" + (f": {detail}" if detail else ""))
+        mark = {"succeeded": ("✔", "green"), "failed": ("✖", "red"), "paused": ("‖", "yellow")}[status]
+        self.emit(record, line((event.task_id, "bold"), " ", mark, f" {status}", *((": ", detail) if detail else ())))
 
     def summary(self, ran: list[str], statuses: dict[str, str], crashed: list[str]) -> None:
         counts = {name: sum(1 for s in statuses.values() if s == name) for name in ("succeeded", "failed", "paused")}
         self.emit({"ran": ran, **counts, **({"crashed": crashed} if crashed else {})},
-                  f"ran {len(ran)} task(s): {counts['succeeded']} succeeded, {counts['failed']} failed, "
-                  f"{counts['paused']} paused" + (f"; {len(crashed)} runner(s) crashed" if crashed else ""))
+                  line(f"ran {len(ran)} task(s): {counts['succeeded']} succeeded, {counts['failed']} failed, "
+                       f"{counts['paused']} paused" + (f"; {len(crashed)} runner(s) crashed" if crashed else "")))
 
 
 class Worker:
@@ -186,11 +186,10 @@ class Worker:
         else:
             back = f"; {', '.join(released)} back in the queue" if released else ""
         if self.full is not None:
-            print(f"warden: stopped: {self.full}{back}; free some space, then run the worker again",
-                  file=sys.stderr, flush=True)
+            error(f"stopped: {self.full}{back}; free some space, then run the worker again")
             return 1
         if self.signalled is not None:
-            print(f"warden: worker stopped by {self.signalled.name}{back}", file=sys.stderr, flush=True)
+            error(f"worker stopped by {self.signalled.name}{back}")
             return 128 + self.signalled.value
         return 1 if self.crashed else 0
 
@@ -231,7 +230,7 @@ class Worker:
             stop.set()
         except Exception as exc:
             self.crashed.append(runtime.runner.identity)
-            print(f"warden: runner {runtime.runner.identity} crashed: {exc}", file=sys.stderr, flush=True)
+            error(f"runner {runtime.runner.identity} crashed: {exc}")
 
     @staticmethod
     async def _drain(runtime: Runtime) -> None:

@@ -41,7 +41,7 @@ async def test_edits_are_verified_live_and_a_bad_one_never_replaces_the_served_v
     path = runtime.corpus.directory / f"{program.id}.json"
     stop = asyncio.Event()
     watcher = asyncio.create_task(runtime.watch_programs(stop))
-    await asyncio.sleep(0.3)
+    assert await asyncio.to_thread(runtime.corpus.following.wait, 10.0), "the watcher never started following"
     try:
         async def refusals():
             return [e.reason for e in await runtime.history() if isinstance(e, ProgramRejected)]
