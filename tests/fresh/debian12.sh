@@ -6,7 +6,7 @@
 # As root on a Debian host: debootstrap builds a minimal bookworm in DIR (default
 # /var/tmp/warden-fresh-debian12, reused when already built), with the host's own
 # Debian mirror, then installs git and python3 into it and nothing else. The project
-# is cloned into the chroot from this checkout's committed HEAD, and the README's
+# is cloned into it from this checkout's committed HEAD, and the README's
 # commands run there as written:
 #   demo: `./setup.sh demo --pace 0` inside tmux, until the console says the engine is
 #         running and its demo tasks have settled (the screen is printed), then the session is closed;
@@ -31,12 +31,9 @@ if [ ! -x "$root/usr/bin/python3" ]; then
     chroot "$root" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git python3 ca-certificates >/dev/null'
 fi
 
-for fs in proc sys dev dev/pts; do
-    mountpoint -q "$root/$fs" || mount --bind "/$fs" "$root/$fs"
-done
-cp /etc/resolv.conf "$root/etc/resolv.conf"
 # The network's trust is the machine's, not the project's: a host behind a TLS-inspecting
-# proxy lends the chroot its local certificate authorities, and the variables naming them.
+# proxy lends the new system its local certificate authorities, and the variables naming them.
+cp /etc/resolv.conf "$root/etc/resolv.conf"
 if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
     cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
     chroot "$root" update-ca-certificates >/dev/null 2>&1
@@ -46,12 +43,21 @@ for name in PIP_CERT SSL_CERT_FILE REQUESTS_CA_BUNDLE; do
     value=$(printenv "$name" || true)
     [ -n "$value" ] && trust="$trust $name=$value"
 done
-trap 'for fs in dev/pts dev sys proc; do umount -l "$root/$fs" 2>/dev/null || true; done' EXIT
 
 rm -rf "$root/work/warden"
 mkdir -p "$root/work"
 git clone -q "$here" "$root/work/warden"
-run() { chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=xterm-256color CI="${CI:-}" $trust sh -c "cd /work/warden && $1"; }
+# Each command runs with the new system as its root by pivot_root in a mount namespace of its
+# own, as a container would, not by chroot: the kernel refuses a chrooted process the user
+# namespaces bubblewrap needs, and the sandbox is what the suite most has to exercise.
+enter='mount --rbind "$1" "$1"; for fs in proc sys dev; do mount --rbind "/$fs" "$1/$fs"; done
+cd "$1"; mkdir -p .oldroot; pivot_root . .oldroot; cd /; umount -l /.oldroot; shift; exec "$@"'
+run() {
+    # shellcheck disable=SC2086 # $trust is NAME=VALUE words
+    unshare --mount --propagation private --fork sh -ec "$enter" sh "$root" \
+        env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=xterm-256color CI="${CI:-}" $trust \
+        sh -c "cd /work/warden && $1"
+}
 
 status=0
 if [ "$what" = demo ] || [ "$what" = both ]; then
