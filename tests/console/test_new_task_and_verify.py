@@ -39,8 +39,9 @@ async def test_n_queues_a_task_from_a_spec_file_and_says_what_is_wrong_first(tmp
         app.screen.query_one("#spec-file", Input).value = str(spec)
         await pilot.press("ctrl+s")
         await until(pilot, lambda: not isinstance(app.screen, NewTaskScreen), "the form to close")
-        await until(pilot, lambda: (ws / "hello.txt").exists(), "the queued task to run")
-        assert query(home, "SELECT goal, status FROM tasks") == [("Write hello.txt", "succeeded")]
+        await until(pilot, lambda: query(home, "SELECT status FROM tasks") == [("succeeded",)], "the queued task to finish")
+        assert query(home, "SELECT goal FROM tasks") == [("Write hello.txt",)]
+        assert (ws / "hello.txt").read_text() == "hello\n"
 
 
 async def test_n_says_in_the_form_when_the_agent_cannot_serve_and_queues_nothing(tmp_path: Path,
