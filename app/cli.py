@@ -71,7 +71,10 @@ def main(argv: list[str] | None = None) -> int:
 
         error(exc)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C outside the work a command releases itself (`app/commands/interrupt.py`)
+        from app.commands.record_text import error
+
+        error("interrupted")
         return 130
 
 

@@ -15,6 +15,7 @@ import os
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 import tomllib
 from pathlib import Path
 
@@ -88,6 +89,7 @@ class WardenApp(RecordActions, App[int]):
         Binding("n", "new_task", "New task", id="warden.new_task"),
         Binding("b", "raise_budget", "Raise budget", id="warden.raise_budget", show=False),
         Binding("z", "zoom", "Zoom", id="warden.zoom"),
+        Binding("f", "toggle_follow", "Follow replays", id="warden.follow", show=False),
         Binding("tab", "next_pane(1)", "Next pane", id="warden.next_pane", show=False, priority=True),
         Binding("shift+tab", "next_pane(-1)", "Previous pane", id="warden.previous_pane", show=False, priority=True),
         *(Binding(str(n), f"show_pane('{pane}')", TITLES[pane], id=f"warden.pane.{pane}", show=False)
@@ -121,6 +123,16 @@ class WardenApp(RecordActions, App[int]):
         self._nudging = False
         self._nudge_again = False
         self._nudge_lock = threading.Lock()
+        self.clock: Callable[[], float] = time.monotonic
+        """The clock `a` and `d` measure how long a call has been on screen by (tests inject their own)."""
+        self.follow_replays = False
+        """`f`: the graph shows each live replay as it starts; off, it stays on the selected program."""
+        self.replaying: str | None = None
+        """The program replayed last (by this process or any other)."""
+        self.approval_seen: tuple[str | None, float] = (None, 0.0)
+        """The approval highlighted in the Approvals pane and since when (by `clock`)."""
+        self.decided: tuple[str, int] | None = None
+        """The approval decided last, and the count of cursor moves in the Approvals pane then."""
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = THEMES[0].name
@@ -214,6 +226,7 @@ class WardenApp(RecordActions, App[int]):
         self.policy = runtime.policy
         self.sub_title = visible(str(runtime.workspace.root))
         self.reader = await Reader.open(self.home)
+        self.check_database(self.reader)
         after, approvals, programs = await everything(self.reader)
         self.query_one(TaskQueue).attach(self.reader)
         self._show_approvals(approvals)
@@ -240,6 +253,19 @@ class WardenApp(RecordActions, App[int]):
         self.site = DemoSite(dialog="never")
         url = self.site.start()
         engine.spawn(lambda rt: web_demo(rt, url))
+
+    @work(group="integrity", exit_on_error=False)
+    async def check_database(self, reader: Reader) -> None:
+        """A database with damaged pages reads as empty tables in places: if it has any, the status line says so
+        first, and every pane says why it may be empty, rather than a running engine over "no tasks"."""
+        problem = await reader.problem()
+        if problem is None:
+            return
+        self.query_one(StatusLine).database_damaged(problem)
+        for table in self.query(RecordTable):
+            table.body.empty = "cannot be read: the database is damaged (see the status line)"
+            table.body.refresh()
+        self.report_error("database", f"{problem}; restore the home from a backup, or move the file aside")
 
     @staticmethod
     def _settle_collector() -> None:
@@ -328,6 +354,9 @@ class WardenApp(RecordActions, App[int]):
         event = message.event
         if isinstance(event, ReplayStarted):
             self.query_one(ProgramGraph).begin(event.program_id)
+            self.replaying = event.program_id
+            if self.follow_replays:
+                self.show_graph(event.program_id)
         elif isinstance(event, StateChecked):
             self._follow_replay(event)
         elif isinstance(event, ProgramRejected):
@@ -345,13 +374,29 @@ class WardenApp(RecordActions, App[int]):
         self.query_one("#programs-pane").border_subtitle = summary
 
     def _follow_replay(self, event: StateChecked) -> None:
+        """A replay's check is marked on its program's graph. It never moves the Programs selection (the record
+        `x` would discard); with `f` on, the graph shows the replayed program."""
         graph = self.query_one(ProgramGraph)
         graph.mark(event.program_id, event.state_id, event.passed,
                    observed=event.observed, expected=event.expected, waited_s=event.waited_s)
+        self.replaying = event.program_id
+        if self.follow_replays and (graph.program is None or graph.program.id != event.program_id):
+            self.show_graph(event.program_id)
+
+    def _graph_target(self) -> str | None:
+        """The program the graph shows: the live replay's while following, else the selected one."""
         programs = self.query_one(ProgramList)
-        if event.program_id in programs.rows:
-            programs.move_cursor(row=programs.get_row_index(event.program_id), animate=False)
-        self.show_graph(event.program_id)
+        if self.follow_replays and self.replaying is not None and self.replaying in programs.rows:
+            return self.replaying
+        return programs.selected_key
+
+    def action_toggle_follow(self) -> None:
+        """`f`: follow live replays in the graph, or keep it on the selected program."""
+        self.follow_replays = not self.follow_replays
+        self.notify("The graph follows each live replay." if self.follow_replays
+                    else "The graph stays on the selected program.")
+        if (target := self._graph_target()) is not None:
+            self.show_graph(target)
 
     @work(group="refresh", exit_on_error=False)
     async def apply_changes(self) -> None:
@@ -393,8 +438,9 @@ class WardenApp(RecordActions, App[int]):
             if graph.program is not None and graph.program.id == program_id:
                 graph.show_program(None)
         shown = graph.program.id if graph.program is not None else None
-        if programs.selected_key and (shown is None or shown in {p.id for p in fetched.programs}):
-            self.show_graph(programs.selected_key)
+        target = self._graph_target()
+        if target and (shown is None or shown in {p.id for p in fetched.programs}):
+            self.show_graph(target)
 
     def _show_approvals(self, approvals) -> None:
         """The approvals pane, its title counting what waits, and the status line's count."""
@@ -416,6 +462,21 @@ class WardenApp(RecordActions, App[int]):
     def _program_highlighted(self, event: RecordTable.RowHighlighted) -> None:
         if event.key is not None:
             self.show_graph(event.key)
+
+    @on(RecordTable.RowHighlighted, "#approvals")
+    def _approval_highlighted(self, event: RecordTable.RowHighlighted) -> None:
+        """When the call under the Approvals cursor came into view: `a` waits a moment after a decision."""
+        if event.key != self.approval_seen[0]:
+            self.approval_seen = (event.key, self.clock())
+
+    @on(RecordTable.RevealRequested)
+    def _reveal(self, event: RecordTable.RevealRequested) -> None:
+        """A key met a highlighted record out of sight: bring its pane forward; its rows scroll to the cursor."""
+        pane = self.pane_of(event.table)
+        if pane is not None and self.screen is self.screen_stack[0]:
+            if self.screen.maximized is not None and self.pane_of(self.screen.maximized) != pane:
+                self.screen.minimize()
+            self.action_show_pane(pane)
 
     @work(exclusive=True, group="graph", exit_on_error=False)
     async def show_graph(self, program_id: str) -> None:

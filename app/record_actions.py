@@ -8,6 +8,7 @@ apart so the app module holds the frame (panes, events, layout) and this one wha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,10 @@ from widgets.program_list import ProgramList
 from widgets.receipt_journal import ReceiptJournal
 from widgets.task_queue import TaskQueue
 
+SEEN_FOR = 0.5
+"""Seconds the next call must have been on screen before `a` or `d` decides it, after a decision (unless the
+person moved the cursor): a key pressed twice decides one call, never a second one nobody has seen."""
+
 if TYPE_CHECKING:
     from textual.app import App
     from textual.widget import Widget
@@ -50,9 +55,14 @@ class RecordActions(_AppBase):
     site: DemoSite | None
     engine: EngineThread | None
     reader: Reader | None
+    clock: Callable[[], float]
+    approval_seen: tuple[str | None, float]
+    decided: tuple[str, int] | None
 
     if TYPE_CHECKING:
         def pane_of(self, widget: Widget | None) -> str | None: ...
+
+        def action_show_pane(self, pane: str) -> None: ...
 
         def report_error(self, where: str, message: str) -> None: ...
 
@@ -64,12 +74,40 @@ class RecordActions(_AppBase):
         return self.engine, self.reader
 
     def action_approve(self) -> None:
-        if not self.query_one(ApprovalList).decide(approved=True):
-            self.notify("No call is waiting for approval.", severity="warning")
+        self._decide(approved=True)
 
     def action_deny(self) -> None:
-        if not self.query_one(ApprovalList).decide(approved=False):
+        self._decide(approved=False)
+
+    def _decide(self, approved: bool) -> None:
+        """`a`/`d` decide only the call the person sees: the one highlighted in the focused Approvals pane (an
+        approval's detail screen has its own `a`/`d`). From any other pane the key brings the Approvals pane
+        forward, its call highlighted, and decides nothing. After a decision, the next call is decided only
+        once it has been on screen for `SEEN_FOR` seconds, or the person moved the cursor."""
+        approvals = self.query_one(ApprovalList)
+        verb = "approve" if approved else "deny"
+        key = approvals.selected_key
+        if key is None:
             self.notify("No call is waiting for approval.", severity="warning")
+            return
+        if self.pane_of(self.focused) != "approvals" or not approvals.body.cursor_in_view:
+            self.action_show_pane("approvals")
+            approvals.body.scroll_to_cursor()
+            self.call_after_refresh(approvals.body.scroll_to_cursor)
+            self.notify(f"Here are the calls waiting; press the key again to {verb} the highlighted one.",
+                        severity="warning")
+            return
+        if self.decided is not None:
+            decided, moves = self.decided
+            if key == decided:
+                return  # the decision is on its way; the row leaves once the engine has it
+            seen, since = self.approval_seen
+            if moves == approvals.body.moves and (seen != key or self.clock() - since < SEEN_FOR):
+                self.notify(f"Another call just came into view; look at it, then press the key again to {verb} it.",
+                            severity="warning")
+                return
+        if approvals.decide(approved):
+            self.decided = (key, approvals.body.moves)
 
     def action_undo(self, force: bool = False) -> None:
         if not self.query_one(ReceiptJournal).request_undo(force):
@@ -97,13 +135,14 @@ class RecordActions(_AppBase):
             self.notify(f"{task.id} has no budget to raise.", severity="warning")
             return
         await engine.call(lambda rt: rt.raise_budget(message.task_id, budget))
-        self.notify(f"Doubled the budget of {task.id}: {budget.as_json()}.")
+        self.notify(f"Doubled the budget of {task.id}: it may now use {budget.said()}.")
 
     @work(group="decide", exit_on_error=False)
     async def on_approval_list_decided(self, message: ApprovalList.Decided) -> None:
         if (started := self._started()) is None:
             return
         engine, _ = started
+        self.decided = (message.approval_id, self.query_one(ApprovalList).body.moves)
         if message.approved:
             await engine.call(lambda rt: rt.approve(message.approval_id))
         else:
@@ -127,15 +166,20 @@ class RecordActions(_AppBase):
             self.notify(f"Undid {undone.summary}.")
 
     def action_undo_task(self) -> None:
-        """`U`: the task highlighted in the focused pane (a receipt's task in the journal), else in Tasks."""
-        if self.pane_of(self.focused) == "journal" and (receipt_id := self.query_one(ReceiptJournal).selected_key):
-            self.undo_task(receipt_id=receipt_id)
+        """`U`: the task highlighted in the focused pane (a receipt's task in the journal), else in Tasks; a
+        highlighted row out of sight is shown, not acted on."""
+        journal = self.query_one(ReceiptJournal)
+        if self.pane_of(self.focused) == "journal" and (receipt_id := journal.selected_key):
+            if journal.in_sight():
+                self.undo_task(receipt_id=receipt_id)
             return
-        task_id = self.query_one(TaskQueue).selected_key
+        tasks = self.query_one(TaskQueue)
+        task_id = tasks.selected_key
         if task_id is None:
             self.notify("Select a task (or one of its receipts) first.", severity="warning")
             return
-        self.undo_task(task_id=task_id)
+        if tasks.in_sight():
+            self.undo_task(task_id=task_id)
 
     @work(group="undo", exit_on_error=False)
     async def undo_task(self, task_id: str | None = None, receipt_id: str | None = None) -> None:

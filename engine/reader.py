@@ -23,7 +23,7 @@ from engine.journal.receipt import Receipt, Reversal
 from engine.programs.corpus import Corpus
 from engine.programs.detail import ProgramDetail
 from engine.programs.program import Program
-from engine.store import Store
+from engine.store import Store, StoreError
 from engine.tasks.queue import TaskQueue
 from engine.tasks.task import Task
 from engine.tasks.timeline import TaskDetail, build as build_timeline
@@ -155,6 +155,19 @@ class Reader(Records):
 
     async def last_event_seq(self) -> int:
         return await self.bus.last_seq()
+
+    async def problem(self) -> str | None:
+        """What is wrong with the database's file, in one line (damaged pages: SQLite's `quick_check`), or None.
+        A damaged table reads as an empty one in places, so the console asks once, and says so first."""
+        try:
+            rows = await self._store.fetchall("PRAGMA quick_check(1)")
+        except StoreError as exc:
+            return str(exc)
+        found = str(rows[0][0]) if rows else "ok"
+        if found == "ok":
+            return None
+        said = "; ".join(part.strip() for part in found.splitlines() if part.strip() and not part.startswith("***"))
+        return f"database {self._store.path} has damaged pages ({said or found})"
 
     def tail(self, after: int | None = None) -> AsyncIterator[Recorded]:
         """Every event written after `after` (default: from now on), by any process, in order."""

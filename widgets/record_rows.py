@@ -4,7 +4,9 @@ It holds a stretch of the pane's records (`start` onwards; all of them for a sma
 how many there are in all, and asks for the stretch it lacks (`Needed`) when the view or the
 cursor moves past what it holds. The cursor is a record, not a line: rows arriving above it or
 leaving move its line, never the record it is on. Columns with a fixed width keep it; the others
-carry text and share what the pane's width leaves, recomputed on resize.
+carry text and share what the pane's width leaves, recomputed on resize. A column may let its cells wrap
+(`lines`): then every row is as tall as the tallest of them needs at the width it has, so a place is still
+a row, `row_height` lines of the view.
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ GAP = 1
 class Column:
     """`width` fixes the column's width (ids, statuses, times); a column without one carries text and takes
     `share` parts of the width the fixed ones leave, never fewer than `least` cells. Below `shown_from`
-    cells of pane width the column is left out."""
+    cells of pane width the column is left out. A cell that can wrap (`Wrapping`) takes up to `lines` lines."""
 
     label: str
     width: int | None = None
     share: int = 1
     least: int = 8
     shown_from: int = 0
+    lines: int = 1
 
 
 class Fitting(Protocol):
@@ -45,6 +48,13 @@ class Fitting(Protocol):
     def plain(self) -> str: ...
 
     def fit(self, width: int) -> Content: ...
+
+
+class Wrapping(Fitting, Protocol):
+    """A cell that can take several lines: at most `lines` of `width` (a long command wraps, never loses its
+    middle while the lines hold it)."""
+
+    def wrap(self, width: int, lines: int) -> list[Content]: ...
 
 
 Cell = Content | Fitting
@@ -71,6 +81,13 @@ class Layout:
     width: int
     columns: tuple[int, ...]
     widths: tuple[int, ...]
+
+
+def cell_lines(cell: Cell, width: int, lines: int) -> list[Content]:
+    """The cell's lines at `width`: up to `lines` for a cell that wraps, else one."""
+    wrap = getattr(cell, "wrap", None) if lines > 1 else None
+    return list(wrap(width, lines))[:lines] if wrap is not None else [cell if isinstance(cell, Content)
+                                                                         else cell.fit(width)]
 
 
 def fit(cell: Cell, width: int) -> Content:
@@ -152,10 +169,17 @@ class RecordRows(ScrollView, can_focus=True):
         self.total = 0
         self.cursor = 0
         self.cursor_key: str | None = None
+        self.following = True
+        """The cursor stays on the newest record (place 0) as records arrive, until it is moved elsewhere; moved
+        back to the top, it follows again."""
+        self.moves = 0
+        """How many times the cursor was moved (by a key, a click or a caller), not by arrivals."""
         self.most: int | None = None
         """At most this many rows are held (None: all of them)."""
         self._layout: Layout | None = None
-        self._lines: dict[tuple[Row, str, int], Strip] = {}
+        self.row_height = 1
+        """Lines each row takes: more than one only when a wrapping column's cell needs them."""
+        self._lines: dict[tuple[Row, str, int, int], Strip] = {}
         self._asked: tuple[int, int] | None = None
         self._resize_pending = False
 
@@ -188,6 +212,8 @@ class RecordRows(ScrollView, can_focus=True):
             return False
         self.held[index] = row
         self._refresh_place(self.start + index)
+        if self._wraps():
+            self._resize_soon()
         return True
 
     def insert(self, place: int, row: Row) -> None:
@@ -200,13 +226,15 @@ class RecordRows(ScrollView, can_focus=True):
         elif place <= self.start + len(self.held):
             self.held.insert(place - self.start, row)
             self._index()
-        if place <= self.cursor and self.total > 1:
+        if self.following and place == 0 and self.cursor == 0:
+            self.cursor_key = None  # the newest is now the new record: `_settle` puts the cursor on it
+        elif place <= self.cursor and self.total > 1:
             self.cursor += 1
         top = self.scroll_top
         if 0 < top and place <= top:
             self._resize()
             top += 1
-            self.scroll_to(y=top, animate=False, immediate=True)
+            self.scroll_to(y=top * self.row_height, animate=False, immediate=True)
         else:
             self._resize_soon()
         if self.most is not None and len(self.held) > self.most:
@@ -265,6 +293,8 @@ class RecordRows(ScrollView, can_focus=True):
         place = max(0, min(place, self.total - 1))
         old = self.cursor
         self.cursor = place
+        self.following = place == 0
+        self.moves += 1
         row = self.row_at(place)
         changed = (row.key if row else None) != self.cursor_key
         self.cursor_key = row.key if row else None
@@ -276,20 +306,32 @@ class RecordRows(ScrollView, can_focus=True):
             self.post_message(self.Highlighted(self, self.cursor_key))
         self._want_around(place)
 
+    @property
+    def cursor_in_view(self) -> bool:
+        """The cursor's line is drawn on screen: the rows are shown (not on a hidden tab, not behind a zoomed
+        pane) and the cursor is within the lines scrolled into view."""
+        region = self.region
+        if not self.display or region.height < 2 or not self.screen.is_current:
+            return False
+        top = self.scroll_top
+        return top <= self.cursor < top + self.body_height
+
     def scroll_to_cursor(self) -> None:
-        top, height = self.scroll_top, self.body_height
+        top, height, lines = self.scroll_top, self.body_height, self.row_height
         if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+            self.scroll_to(y=self.cursor * lines, animate=False, immediate=True)
         elif height > 0 and self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+            self.scroll_to(y=(self.cursor - height + 1) * lines, animate=False, immediate=True)
 
     @property
     def scroll_top(self) -> int:
-        return round(self.scroll_offset.y)
+        """The place of the first row in view."""
+        return round(self.scroll_offset.y) // self.row_height
 
     @property
     def body_height(self) -> int:
-        return max(0, self.scrollable_content_region.height - 1)
+        """How many rows the view shows."""
+        return max(0, self.scrollable_content_region.height - 1) // self.row_height
 
     def action_cursor(self, step: int) -> None:
         self.move_cursor(self.cursor + step)
@@ -310,7 +352,7 @@ class RecordRows(ScrollView, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         if event.y < 1:
             return
-        place = self.scroll_top + event.y - 1
+        place = (round(self.scroll_offset.y) + event.y - 1) // self.row_height
         if place >= self.total:
             return
         if place == self.cursor and event.chain > 1:
@@ -349,10 +391,33 @@ class RecordRows(ScrollView, can_focus=True):
         without the whole screen's layout being redone (a reactive `virtual_size` would redo it on every
         arrival); only the scrollbar is updated."""
         self._resize_pending = False
-        size = Size(self.scrollable_content_region.width, self.total + 1)
+        taller = self._fit_row_height()
+        size = Size(self.scrollable_content_region.width, self.total * self.row_height + 1)
         if size != self.virtual_size:
             self.set_reactive(RecordRows.virtual_size, size)
             self._scroll_update(size)
+        if taller:
+            self.scroll_to_cursor()
+
+    def _wraps(self) -> bool:
+        return any(column.lines > 1 for column in self.columns)
+
+    def _fit_row_height(self) -> bool:
+        """As many lines a row as the tallest held row's wrapping cells need at the width they have; True
+        when that changed."""
+        height = 1
+        if self._wraps():
+            layout = self.column_layout(self.scrollable_content_region.width)
+            wrapping = [(i, w, self.columns[i].lines) for i, w in zip(layout.columns, layout.widths)
+                        if self.columns[i].lines > 1]
+            height = max([len(cell_lines(row.cells[i], w, most)) for row in self.held for i, w, most in wrapping
+                          if i < len(row.cells)] or [1])
+        if height == self.row_height:
+            return False
+        self.row_height = height
+        self._lines.clear()
+        self.refresh()
+        return True
 
     def on_resize(self) -> None:
         self._resize()
@@ -371,9 +436,10 @@ class RecordRows(ScrollView, can_focus=True):
         self.refresh()
 
     def _refresh_place(self, place: int) -> None:
-        line = place - self.scroll_top + 1
-        if 1 <= line < self.size.height:
-            self.refresh(Region(0, line, self.size.width, 1))
+        first = place * self.row_height - round(self.scroll_offset.y) + 1
+        for line in range(first, first + self.row_height):
+            if 1 <= line < self.size.height:
+                self.refresh(Region(0, line, self.size.width, 1))
 
     def column_layout(self, width: int) -> Layout:
         """Which columns are shown at this width, and how wide each is."""
@@ -400,28 +466,35 @@ class RecordRows(ScrollView, can_focus=True):
         if y == 0:
             return self._header(layout)
         top = self.scroll_top
-        place = top + y - 1
-        if place == top:
+        place, part = divmod(round(self.scroll_offset.y) + y - 1, self.row_height)
+        if place == top and not part:
             self._want(top - self.body_height // 2, top + self.body_height * 3 // 2)
         if place >= self.total:
-            if place == 0:
+            if place == 0 and not part:
                 return self._strip(Content(" " + self.empty), "record-rows--waiting", width)
             return Strip.blank(width, self.rich_style)
         row = self.row_at(place)
         if row is None:
             self._want(top, top + self.body_height - 1)
-            return self._strip(Content(" …"), "record-rows--waiting", width)
+            return self._strip(Content(" …" if not part else ""), "record-rows--waiting", width)
         kind = "record-rows--cursor" if place == self.cursor else (
             "record-rows--even" if place % 2 == 0 else "record-rows--odd")
-        cached = self._lines.get((row, kind, width))
+        cached = self._lines.get((row, kind, width, part))
         if cached is None:
-            cells = [fit(row.cells[i] if i < len(row.cells) else Content(""), w)
-                     for i, w in zip(layout.columns, layout.widths)]
+            cells = [fit(self._part(row.cells[i] if i < len(row.cells) else Content(""), w, self.columns[i], part),
+                         w) for i, w in zip(layout.columns, layout.widths)]
             cached = self._strip(Content(" " * GAP).join(cells).pad_left(GAP), kind, width)
             if len(self._lines) > 4000:
                 self._lines.clear()
-            self._lines[(row, kind, width)] = cached
+            self._lines[(row, kind, width, part)] = cached
         return cached
+
+    def _part(self, cell: Cell, width: int, column: Column, part: int) -> Cell:
+        """The line `part` of the cell (its first for a cell that does not wrap; nothing below its last)."""
+        if self.row_height == 1:
+            return cell
+        lines = cell_lines(cell, width, column.lines)
+        return lines[part] if part < len(lines) else Content("")
 
     def _header(self, layout: Layout) -> Strip:
         key = (None, "record-rows--header", layout.width)

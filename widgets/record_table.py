@@ -77,6 +77,17 @@ class RecordTable(Widget):
             return self.table
 
     @dataclass
+    class RevealRequested(Message):
+        """A key was pressed for the highlighted record while its line was out of sight: the app brings the pane
+        forward (its tab, below 100 columns) and its rows scroll to the cursor; nothing is done to the record."""
+
+        table: RecordTable
+
+        @property
+        def control(self) -> RecordTable:
+            return self.table
+
+    @dataclass
     class RowSelected(Message):
         """The operator chose the highlighted record (Enter, or a second click)."""
 
@@ -150,11 +161,26 @@ class RecordTable(Widget):
         return self
 
     def request(self, message) -> bool:
-        """Post the message built for the highlighted record; False when there is none."""
+        """Post the message built for the highlighted record; False when there is none. A record whose line is
+        out of sight is not acted on: it is scrolled into view (`in_sight`) and the key must be pressed again."""
         if self.selected_key is None:
             return False
-        self.post_message(message(self.selected_key))
+        if self.in_sight():
+            self.post_message(message(self.selected_key))
         return True
+
+    def in_sight(self) -> bool:
+        """True when the highlighted record's line is on screen (or nothing is highlighted). Otherwise it is
+        brought into view, the person told to press the key again, and False: keys never act on a record the
+        person cannot see."""
+        if self.selected_key is None or self.body.cursor_in_view:
+            return True
+        self.post_message(self.RevealRequested(self))
+        self.body.scroll_to_cursor()
+        self.call_after_refresh(self.body.scroll_to_cursor)
+        self.notify("The highlighted row was out of sight; it is shown now. Press the key again to act on it.",
+                    severity="warning")
+        return False
 
     def show(self, rows: Iterable[Row | tuple[str, tuple[Given, ...], Any]]) -> None:
         """Replace every row, given in display order."""
@@ -314,6 +340,8 @@ class RecordTable(Widget):
         """Count again and reload the stretch in view, keeping the cursor on its record (at the same height
         on screen) if the filter still lists it, else at the top."""
         body, text = self.body, self.filter_text
+        if body.following:
+            body.cursor, body.cursor_key = 0, None  # still on the newest: it opens there, and stays there
         key = body.cursor_key
         height = max(1, body.body_height)
         on_screen = max(0, min(body.cursor - body.scroll_top, height - 1))

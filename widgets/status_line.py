@@ -32,6 +32,12 @@ class StatusLine(Widget):
     waiting: reactive[int] = reactive(0)
     errors: reactive[int] = reactive(0)
     last_error: reactive[str] = reactive("")
+    damaged: reactive[str] = reactive("")
+
+    def database_damaged(self, problem: str) -> None:
+        """The database cannot be read whole: said before anything else, since the panes look empty for it."""
+        self.damaged = problem
+        self.set_class(True, "-stopped")
 
     def stopped(self, why: str) -> None:
         self.why = why
@@ -42,10 +48,12 @@ class StatusLine(Widget):
         self.errors += 1
 
     def watch_engine(self, state: EngineState) -> None:
-        self.set_class(state is EngineState.STOPPED, "-stopped")
+        self.set_class(state is EngineState.STOPPED or bool(self.damaged), "-stopped")
 
     def render(self) -> Content:
-        if self.engine is EngineState.RUNNING:
+        if self.damaged:
+            parts = [Content.from_markup("[b $error]✖ database damaged:[/] $why", why=visible(self.damaged))]
+        elif self.engine is EngineState.RUNNING:
             parts = [Content.from_markup("[$success]● engine running[/]")]
         elif self.engine is EngineState.STARTING:
             parts = [Content.from_markup("[$text-muted]○ engine starting[/]")]

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
+from app.commands.interrupt import release, stopped, until_signalled
 from app.commands.record_text import line, plain_console
 from app.commands.submit import follow_events, show_event
 from engine import specfile
@@ -35,13 +36,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     raw = specfile.read(args.spec)
+    uses_demo = specfile.mentions_demo(raw)
     with ExitStack() as stack:
-        if specfile.mentions_demo(raw):
+        if uses_demo:
             from engine.demo_site import DemoSite
 
             site = stack.enter_context(DemoSite())
             raw = specfile.with_demo(raw, site.url)
-        result = asyncio.run(_run(raw, args.spec, args.workspace, plain_console(stderr=args.json)))
+        result = asyncio.run(_run(raw, args.spec, args.workspace, plain_console(stderr=args.json), uses_demo))
+    if isinstance(result, int):  # stopped by a signal, said in one line
+        return result
     if args.json:
         print(json.dumps(result))
     else:
@@ -49,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result["outcome"] == "succeeded" else 1
 
 
-async def _run(raw: dict[str, Any], path: Path, workspace: Path | None, console: Console) -> dict[str, Any]:
+async def _run(raw: dict[str, Any], path: Path, workspace: Path | None, console: Console,
+               uses_demo: bool = False) -> dict[str, Any] | int:
+    """The task's report; or, stopped by a signal, the exit status (its task released, or cancelled if it ran
+    against the demo site this command started, which goes with it)."""
     began = time.monotonic()
     runtime = await Runtime.open(warden_home(), workspace)
     try:
@@ -64,9 +71,15 @@ async def _run(raw: dict[str, Any], path: Path, workspace: Path | None, console:
         console.print(line("running ", task.id, "  ", task.goal))
         printer = asyncio.create_task(follow_events(console, events))
         try:
-            await runtime.run_task(task.id)
+            signalled = await until_signalled(runtime.run_task(task.id))
         finally:
             printer.cancel()
+        if signalled is not None:
+            released = await release(runtime, signalled, "run")
+            if uses_demo and task.id in released:
+                await runtime.cancel(task.id, by=f"warden run, stopped by {signalled.name}")
+                return stopped("run", signalled, [], f"; {task.id} cancelled: the demo site it ran against is gone")
+            return stopped("run", signalled, released)
         for event in events.drain():
             show_event(console, event)
         return await task_report(runtime, await runtime.task(task.id), time.monotonic() - began)

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from rich.console import Console
 
+from app.commands.interrupt import release, stopped, until_signalled
 from app.commands.record_text import line, plain_console
+from engine import specfile
 from engine.errors import WardenError
 from engine.events.bus import Subscription
 from engine.events.records import (
@@ -44,6 +46,10 @@ def load_specs(path: Path) -> list[TaskSpec]:
     items = raw if isinstance(raw, list) else [raw]
     specs = []
     for number, item in enumerate(items, 1):
+        if specfile.mentions_demo(item):
+            which = f"task {number} names" if len(items) > 1 else "it names"
+            raise WardenError(f"{path}: {which} {specfile.DEMO}, the demo site, which only `warden run` starts: "
+                              f"run it with `warden run --spec {path}`")
         try:
             specs.append(TaskSpec.from_json(item))
         except (KeyError, TypeError, ValueError, AttributeError, WardenError) as exc:
@@ -71,9 +77,11 @@ async def _submit(specs: list[TaskSpec], workspace: Path | None, run_here: bool,
             return 0
         printer = asyncio.create_task(follow_events(console, events))
         try:
-            await runtime.run_until_idle()
+            signalled = await until_signalled(runtime.run_until_idle())
         finally:
             printer.cancel()
+        if signalled is not None:  # Ctrl-C: what this process held goes back in the queue now, not after its lease
+            return stopped("submit --run", signalled, await release(runtime, signalled, "submit --run"))
         for event in events.drain():
             show_event(console, event)
         statuses = {task.id: (await runtime.queue.get(task.id)).status.value for task in tasks}

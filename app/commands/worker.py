@@ -6,7 +6,7 @@ identity, and a runner that dies leaves its task to be reclaimed by another once
 A worker stopped by SIGINT or SIGTERM cancels its runners (a confined command in flight is killed with
 its sandbox), puts the tasks they held back in the queue, says so in one line on stderr and exits with
 128 + the signal's number. A full disk (`DiskFull`) stops it the same way, exit 1: retrying cannot help,
-and no task is failed for it.
+and no task is failed for it. So does a database with damaged pages (`DatabaseDamaged`), exit 2, in one line.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from engine.errors import DiskFull, WardenError
 from engine.events.bus import Subscription
 from engine.events.records import Event, TaskFailed, TaskPaused, TaskResumed, TaskStarted, TaskSucceeded
 from engine.runtime import Runtime, Switches, warden_home
-from engine.store import StoreError
+from engine.store import DatabaseDamaged, StoreError
 
 LEASE_ENV = "WARDEN_LEASE_S"
 BUSY_RETRY_S = 0.05
@@ -136,6 +136,7 @@ class Worker:
         self.crashed: list[str] = []
         self.signalled: signal.Signals | None = None
         self.full: DiskFull | None = None
+        self.damaged: DatabaseDamaged | None = None
 
     async def run(self) -> int:
         stop = asyncio.Event()
@@ -150,7 +151,11 @@ class Worker:
                 runtimes.append(runtime)
             await self._run_all(runtimes, stop)
             released = await self._release(runtimes)
-            statuses = await self._statuses(runtimes[0])
+            try:
+                statuses = await self._statuses(runtimes[0])
+            except DatabaseDamaged as exc:
+                self.damaged = self.damaged or exc
+                statuses = {}
         finally:
             for runtime in runtimes:
                 await runtime.close()
@@ -166,7 +171,7 @@ class Worker:
     async def _release(self, runtimes: list[Runtime]) -> list[str] | None:
         """The tasks the runners held when they were stopped, put back in the queue; None when the database
         could not take that (a full disk): their leases then run out, and recovery takes them up."""
-        if self.signalled is None and self.full is None:
+        if self.signalled is None and self.full is None or self.damaged is not None:
             return []
         released: list[str] = []
         why = f"released: its worker was stopped by {self.signalled.name}" if self.signalled else "released: the disk is full"
@@ -185,6 +190,10 @@ class Worker:
             back = "; its tasks go back to the queue when their leases run out"
         else:
             back = f"; {', '.join(released)} back in the queue" if released else ""
+        if self.damaged is not None:
+            error(f"stopped: {self.damaged}; restore the home from a backup, or move the file aside to start "
+                  f"an empty one")
+            return 2
         if self.full is not None:
             error(f"stopped: {self.full}{back}; free some space, then run the worker again")
             return 1
@@ -228,6 +237,9 @@ class Worker:
         except DiskFull as exc:
             self.full = self.full or exc
             stop.set()
+        except DatabaseDamaged as exc:
+            self.damaged = self.damaged or exc
+            stop.set()
         except Exception as exc:
             self.crashed.append(runtime.runner.identity)
             error(f"runner {runtime.runner.identity} crashed: {exc}")
@@ -240,6 +252,8 @@ class Worker:
                 await runtime.run_until_idle()
                 if not await _unfinished(runtime):
                     return
+            except DatabaseDamaged:  # no wait mends damaged pages
+                raise
             except StoreError:  # busy: another runner holds the write lock; try again, as `serve` does
                 pass
             await asyncio.sleep(BUSY_RETRY_S)
@@ -249,8 +263,10 @@ class Worker:
             self._seen(event, runner)
 
     def _seen(self, event: Event, runner: str) -> None:
-        if (isinstance(event, (TaskStarted, TaskResumed)) and event.task_id is not None
-                and event.task_id not in self.ran):
+        """Every task a runner took is counted, one that failed before it started (its environment's reset
+        refused it) included."""
+        if (isinstance(event, (TaskStarted, TaskResumed, TaskFailed, TaskSucceeded, TaskPaused))
+                and event.task_id is not None and event.task_id not in self.ran):
             self.ran.append(event.task_id)
         self.report.event(event, runner)
 
@@ -269,6 +285,8 @@ async def _retrying(action: Callable[[], Awaitable[T]]) -> T:
     for _ in range(OPEN_ATTEMPTS - 1):
         try:
             return await action()
+        except DatabaseDamaged:
+            raise
         except StoreError:
             await asyncio.sleep(BUSY_RETRY_S)
     return await action()

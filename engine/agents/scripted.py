@@ -20,6 +20,7 @@ from engine.tools.registry import ToolError, ToolRegistry
 
 class ScriptedAgent:
     name = "scripted"
+    costless = True  # a proposal spends no model and no money: the runner may ask before spending a budget
 
     def __init__(self, steps: Sequence[ToolCall], tools: ToolRegistry) -> None:
         self.steps = tuple(steps)

@@ -1,5 +1,5 @@
 """One SQLite database (WAL) holds every fact Warden keeps."""
 
-from engine.store.database import Store, StoreError
+from engine.store.database import DatabaseDamaged, Store, StoreError
 
-__all__ = ["Store", "StoreError"]
+__all__ = ["DatabaseDamaged", "Store", "StoreError"]

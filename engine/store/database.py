@@ -30,6 +30,18 @@ class StoreError(WardenError):
     """The database cannot be used as it is; nothing was written to it."""
 
 
+class DatabaseDamaged(StoreError):
+    """The database's file has damaged pages (SQLite reports it malformed): unlike a busy database, waiting
+    cannot mend it, so a runner stops on it rather than retrying, and no task is failed for it."""
+
+
+_DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+
+
+def _damaged(exc: sqlite3.Error) -> bool:
+    return ((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF) in _DAMAGED or "malformed" in str(exc)
+
+
 def failure(path: Path, exc: sqlite3.Error, what: str) -> WardenError:
     """The error a failed statement is raised as: `DiskFull` when the disk holding the database is full
     (SQLite says so, or an I/O error on a disk with no space left), which no retry can mend; else a
@@ -37,6 +49,8 @@ def failure(path: Path, exc: sqlite3.Error, what: str) -> WardenError:
     code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
     if code == sqlite3.SQLITE_FULL or code == sqlite3.SQLITE_IOERR and _no_space(path):
         return DiskFull(f"the disk holding {path} is full ({exc}): nothing was written")
+    if _damaged(exc):
+        return DatabaseDamaged(f"database {path} is damaged ({exc}); {what}")
     return StoreError(f"database {path}: {exc}; {what}")
 
 
@@ -196,6 +210,8 @@ class Store:
         try:
             return list(await self._db.execute_fetchall(sql, tuple(params)))
         except sqlite3.DatabaseError as exc:
+            if _damaged(exc):
+                raise DatabaseDamaged(f"database {self.path} is damaged and cannot be read: {exc}") from None
             raise StoreError(f"database {self.path} cannot be read: {exc}") from None
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:

@@ -67,6 +67,19 @@ class Budget:
     def as_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
 
+    def said(self) -> str:
+        """The limits in words, for a person: "4 steps, 90 s of running, 200,000 tokens, $0.50"."""
+        parts = []
+        if self.steps is not None:
+            parts.append(f"{self.steps:,} step{'' if self.steps == 1 else 's'}")
+        if self.wall_s is not None:
+            parts.append(f"{self.wall_s:g} s of running")
+        if self.tokens is not None:
+            parts.append(f"{self.tokens:,} token{'' if self.tokens == 1 else 's'}")
+        if self.cost_usd is not None:
+            parts.append(f"${self.cost_usd:,.2f}")
+        return ", ".join(parts) or "no limits"
+
     def doubled(self) -> "Budget":
         """Every limit twice as high: what one key in the console grants a task that ran out."""
         return Budget(**{name: min(value * 2, HIGHEST[name]) for name, value in self.as_json().items()})

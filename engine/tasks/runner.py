@@ -39,7 +39,7 @@ from engine.programs.selector import select
 from engine.programs.splice import extend
 from engine.programs.verifier import Offered, Verdict, Verification, Verifier
 from engine.redaction.calls import revealed_call
-from engine.store import StoreError
+from engine.store import DatabaseDamaged, StoreError
 from engine.tasks.budget import Budget
 from engine.tasks.claim import Claim, LeaseLost
 from engine.tasks.evaluator import EvaluatorError, ShellCheck, judge
@@ -106,6 +106,12 @@ class TaskRunner:
         """The environment and agent exist, and the agent accepts its spec (a script's steps are real calls)."""
         if spec.env_kind not in self._environments:
             raise TaskError(f"no {spec.env_kind} environment here; this runtime has {sorted(self._environments)}")
+        check_spec = getattr(self._environments[spec.env_kind], "check_spec", None)
+        if check_spec is not None:  # what the environment's reset would refuse is refused now, not by the worker
+            try:
+                check_spec(spec.env)
+            except WardenError as exc:
+                raise TaskError(str(exc)) from None
         if spec.agent is None:
             return
         factory = self._agents.get(spec.agent["kind"])
@@ -176,12 +182,14 @@ class TaskRunner:
             await self.run(task)
 
     async def serve(self) -> None:
-        """Run tasks as they come, forever; a database that is busy or broken is retried, not fatal; a full disk
-        (`DiskFull`) ends it."""
+        """Run tasks as they come, forever; a database that is busy is retried, not fatal; a full disk
+        (`DiskFull`) or damaged pages (`DatabaseDamaged`), which no wait mends, end it."""
         while True:
             self._wake.clear()
             try:
                 await self.run_until_idle()
+            except DatabaseDamaged:  # waiting cannot mend damaged pages: serving ends, and says why
+                raise
             except StoreError:
                 await asyncio.sleep(1.0)
             try:
@@ -199,7 +207,7 @@ class TaskRunner:
                 await self._run(task, lease)
         except LeaseLost:
             pass
-        except DiskFull:  # no task's fault, and nothing can be recorded: the runner stops, the task stays claimed
+        except (DiskFull, DatabaseDamaged):  # no task's fault, and nothing can be recorded: the runner stops
             raise
         except Exception as exc:
             await self._crash(task, exc)
@@ -350,13 +358,20 @@ class TaskRunner:
                 if await self.queue.count_steps(task.id, "agent", status=None) >= cap:
                     await self._fail(task, f"the agent used its {cap} steps without finishing")
                     return
-                if (over := budget.exceeded(spent)) is not None:
+                # A budget is spent only when there is another step to take: an agent whose proposal costs
+                # nothing (a script) is asked first, and one that has finished finishes within its budget.
+                over = budget.exceeded(spent)
+                if over is not None and not getattr(agent, "costless", False):
                     await self.queue.spend(lease.claim, spent)
                     await self._over_budget(task, *over)
                     return
                 before = observation or await env.observe()
                 proposal = await agent.propose(before, await self.queue.history(task.id))
                 observation = None
+                if over is not None and isinstance(proposal, Act):
+                    await self.queue.spend(lease.claim, spent)
+                    await self._over_budget(task, *over)
+                    return
                 spent = replace(spent, usage=spent.usage + proposal.usage,
                                 steps=spent.steps + isinstance(proposal, Act),
                                 wall_s=base_wall + time.monotonic() - started)

@@ -42,6 +42,10 @@ async def test_demo_approve_then_undo(tmp_path: Path) -> None:
         assert query(home, "SELECT status FROM approvals") == [("pending",)]
 
         await pilot.press("a")
+        await pilot.pause(0.2)
+        assert query(home, "SELECT status FROM approvals") == [("pending",)], "`a` from Tasks only shows Approvals"
+        assert app.pane_of(app.focused) == "approvals"
+        await pilot.press("a")
         await until(pilot, lambda: not (workspace / "scratch.txt").exists(), "the approved delete to run")
         await until(pilot, lambda: approvals.row_count == 0, "the approvals pane to empty")
         assert query(home, "SELECT status, decided_by FROM approvals") == [("used", operator())]
@@ -59,11 +63,8 @@ async def test_demo_approve_then_undo(tmp_path: Path) -> None:
             " AND json_extract(call, '$.args.path') = 'scratch.txt'",
         )
         await until(pilot, lambda: receipt_id in journal.rows, "the delete's receipt in the journal")
-        journal.focus()
-        await pilot.press("ctrl+home")
-        for _ in range(journal.get_row_index(receipt_id)):
-            await pilot.press("down")
-        assert journal.selected_key == receipt_id
+        await pilot.press("3")
+        assert journal.selected_key == receipt_id, "the journal opens on its newest receipt, the delete"
         await pilot.press("u")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the undo confirmation")
         preview = str(app.screen.query_one("#confirm-preview", Static).render())

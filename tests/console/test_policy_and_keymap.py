@@ -33,7 +33,7 @@ async def test_policy_screen_and_remapped_approve(tmp_path: Path) -> None:
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, PolicyScreen), "the policy screen to close")
 
-        await pilot.press("a")
+        await pilot.press("2", "a")
         await pilot.pause()
         assert query(home, "SELECT status FROM approvals") == [("pending",)]
         await pilot.press("y")

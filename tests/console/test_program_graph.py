@@ -82,6 +82,7 @@ async def test_a_replay_lights_up_the_graph_and_keys_walk_its_states(tmp_path: P
     async with console.app.run_test(size=SIZE) as pilot:
         graph = console.app.query_one(ProgramGraph)
         await console.learn(pilot)
+        await pilot.press("f")  # the graph follows each live replay (it never moves the Programs selection)
 
         task = await console.submit(retire("b.txt", *attic_then_delete("b.txt")))
         await until(pilot, console.pending, "the replay to stop at its dangerous step")
@@ -134,6 +135,7 @@ async def test_a_fallback_splices_a_guarded_branch_that_the_next_replay_walks(tm
     async with console.app.run_test(size=SIZE) as pilot:
         graph = console.app.query_one(ProgramGraph)
         await console.learn(pilot)
+        await pilot.press("f")  # the graph follows each live replay (it never moves the Programs selection)
 
         (console.workspace / "c.txt").unlink()
         recreate = ToolCall("fs.write", {"path": "c.txt", "content": "c"})

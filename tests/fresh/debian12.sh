@@ -5,7 +5,7 @@
 #
 # As root on a Debian host: debootstrap builds a minimal bookworm in DIR (default
 # /var/tmp/warden-fresh-debian12, reused when already built), with the host's own
-# Debian mirror, then installs git and python3 into it and nothing else. The project
+# Debian mirror, then installs git, python3 and ca-certificates into it and nothing else. The project
 # is cloned into it from this checkout's committed HEAD, and the README's
 # commands run there as written:
 #   demo: `./setup.sh demo --pace 0` inside tmux, until the console says the engine is

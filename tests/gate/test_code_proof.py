@@ -247,7 +247,7 @@ def test_payload_rules_still_win(classifier, command: str) -> None:
 def test_unproven_payload_keeps_todays_rule_and_reason(classifier) -> None:
     verdict = rate(classifier, "python3 -c \"import os; os.listdir('.')\"")
     assert verdict.rules == ("exec.inline-code",)
-    assert rate(classifier, "python -m http.server").rules == ("exec.script",)
+    assert rate(classifier, "python -m http.server").rules == ("exec.module",)
 
 
 def test_the_reason_a_payload_is_not_proven_is_one_line() -> None:

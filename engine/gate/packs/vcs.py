@@ -33,6 +33,9 @@ def _exec_config(cmd: Command) -> bool:
         keys.extend(cmd.operands[1:])
     return any(_EXEC_KEY.fullmatch(key.partition("=")[0]) for key in keys)
 
+_BRANCH_GONE = frozenset("-d -D --delete -m -M --move".split())
+"""`git branch` with one of these deletes or renames a branch rather than creating one."""
+
 RULES = [
     rule("git.reset-hard", DANGEROUS, "fs", "git reset --hard throws away uncommitted work", names="git", sub="reset",
          flags="--hard --merge --keep", examples=["git reset --hard HEAD~1", "git -C repo reset --hard"],
@@ -58,16 +61,30 @@ RULES = [
          first="fetch pull clone ls-remote remote-update submodule",
          examples=["git fetch --all", "git pull origin main", "git clone https://x.example/r.git"], counter=["git diff"]),
     rule("git.history", DANGEROUS, "fs", "rewrites or extends history (commit, merge, rebase, cherry-pick)", names="git",
-         first="commit merge rebase cherry-pick revert am apply filter-branch filter-repo replace update-ref gc prune"
-               " init mv rm add tag notes bisect", test=lambda c: c.operands[0] not in ("tag", "notes") or GIT(c) is not None,
-         examples=["git commit -m 'x'", "git rebase main", "git add -A", "git tag v1.0", "git tag -d v1.0"],
-         counter=["git show HEAD", "git tag -l 'v1.*'", "git tag", "git notes list"]),
+         first="commit merge rebase cherry-pick revert am filter-branch filter-repo replace update-ref",
+         examples=["git commit -m 'x'", "git rebase main", "git commit --amend"], counter=["git show HEAD", "git add -A"]),
+    rule("git.stage", DANGEROUS, "fs", "stages changes for the next commit (the index)", names="git", first="add",
+         examples=["git add -A", "git add src/app.py"], counter=["git commit -m x"]),
+    rule("git.move-remove", DANGEROUS, "fs", "moves or deletes tracked files (in the working tree and the index)",
+         names="git", first="mv rm", examples=["git mv a.py b.py", "git rm old.py"], counter=["git add a.py"]),
+    rule("git.apply", DANGEROUS, "fs", "applies a patch to the working tree or the index", names="git", first="apply",
+         examples=["git apply fix.patch"], counter=["git diff"]),
+    rule("git.init", DANGEROUS, "fs", "creates a git repository (or reinitialises one)", names="git", first="init",
+         examples=["git init", "git init project"], counter=["git status"]),
+    rule("git.tag", DANGEROUS, "fs", "creates, moves or deletes tags or notes", names="git", first="tag notes",
+         test=lambda c: GIT(c) is not None, examples=["git tag v1.0", "git tag -d v1.0", "git notes add -m x"],
+         counter=["git tag -l 'v1.*'", "git tag", "git notes list"]),
+    rule("git.prune", DANGEROUS, "fs", "prunes unreachable objects (commits no branch holds are lost)", names="git",
+         first="gc prune", examples=["git gc --prune=now", "git prune"], counter=["git count-objects"]),
+    rule("git.bisect", DANGEROUS, "fs", "bisects history, checking out one commit after another", names="git",
+         first="bisect", examples=["git bisect start", "git bisect good"], counter=["git log"]),
     rule("git.branch-delete", DANGEROUS, "fs", "deletes or renames a branch", names="git", sub="branch",
          flags="-d -D --delete -m -M --move -f --force", examples=["git branch -D feature"], counter=["git branch -a"]),
     rule("git.branch-create", DANGEROUS, "fs", "creates a branch", names="git", sub="branch",
-         test=lambda c: len(c.operands) > 1 and GIT(c) is not None, examples=["git branch feature-new"],
+         test=lambda c: len(c.operands) > 1 and GIT(c) is not None and not c.flags & _BRANCH_GONE,
+         examples=["git branch feature-new"],
          counter=["git branch --show-current", "git branch --list 'feat/*'"]),
-    rule("git.stash", DANGEROUS, "fs", "stashes or drops work in progress", names="git", sub="stash",
+    rule("git.stash", DANGEROUS, "fs", "stashes, applies or drops work in progress", names="git", sub="stash",
          test=lambda c: len(c.operands) == 1 or c.operands[1] not in ("list", "show"),
          examples=["git stash", "git stash drop stash@{0}"], counter=["git stash list"]),
     rule("git.worktree-remove", DANGEROUS, "fs", "removes a linked worktree and its files", names="git",

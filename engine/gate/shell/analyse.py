@@ -56,6 +56,8 @@ INLINE_FLAGS: dict[str, frozenset[str]] = {
 }
 _PY = re.compile(r"python(?:\d(?:\.\d{1,2})?)?|pypy3?")
 # Editors and debuggers whose commands can run the shell, by family, with the options that give a command.
+MODULE_FLAGS: dict[str, frozenset[str]] = {"python": frozenset({"-m"})}
+"""The flag that makes an interpreter run an installed module, not a script file (`python -m venv .venv`)."""
 _EDITORS = {"gdb": "gdb", **dict.fromkeys(("vim", "vi", "nvim", "ex", "view", "rvim", "gvim", "vimdiff"), "vim")}
 _EDITOR_OPTIONS = {"gdb": {"-ex": "", "--eval-command": "", "-iex": "", "--init-eval-command": ""},
                    "vim": {"-c": "", "--cmd": ""}}
@@ -903,6 +905,9 @@ class Analyser:
                         self.script(command, findings, depth + 1)
                 return True
             self.runs_script(findings, cmd, list(cmd.operands))
+            if cmd.flags & MODULE_FLAGS.get(family, frozenset()):
+                self.hit(findings, "exec.module", " ".join(cmd.argv))
+                return True
             if cmd.operands:
                 self.hit(findings, "exec.script", " ".join(cmd.argv))
                 return True
