@@ -50,8 +50,9 @@ async def test_demo_approve_then_undo(tmp_path: Path) -> None:
         await until(pilot, lambda: approvals.row_count == 0, "the approvals pane to empty")
         assert query(home, "SELECT status, decided_by FROM approvals") == [("used", operator())]
 
-        statuses = dict(query(home, "SELECT goal, status FROM tasks"))
-        assert statuses["Delete the scratch file scratch.txt"] == "succeeded"
+        now = lambda: dict(query(home, "SELECT goal, status FROM tasks"))  # noqa: E731
+        await until(pilot, lambda: now()["Delete the scratch file scratch.txt"] == "succeeded", "the task to end")
+        statuses = now()
         assert statuses["Clean up everything on the machine"] == "failed"
         modes = dict(query(home, "SELECT goal, mode FROM tasks"))
         assert modes["Publish the release note for version 1.3"] == "replay"
