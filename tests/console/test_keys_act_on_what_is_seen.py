@@ -115,7 +115,12 @@ async def test_a_replay_leaves_the_programs_selection_alone_and_x_names_the_sele
             await until(pilot, lambda: console.status(task.id) == ("paused", "replay"), "the other process's replay")
             await pilot.pause(0.3)
             assert programs.selected_key == chosen, "the replay did not move the selection"
-            assert app.query_one(ProgramGraph).program.id == chosen
+            graph = app.query_one(ProgramGraph)
+            assert graph.program is not None and graph.program.id == chosen
+            await pilot.press("f")
+            await until(pilot, lambda: graph.program is not None and graph.program.id == learned,
+                        "`f`: the graph follows the live replay")
+            assert programs.selected_key == chosen, "following the replay does not move the selection either"
             await pilot.press("x")
             await until(pilot, lambda: isinstance(app.screen, ProgramDecisionScreen), "the discard modal")
             assert chosen in decision(app) and learned not in decision(app)
