@@ -80,23 +80,13 @@ def route(request, tmp_path: Path, monkeypatch) -> Held:
     return held
 
 
-async def shell_task(runtime: Runtime, command: str) -> str:
-    """Submit a shell task and run it until it acts without asking (approving what the gate asks)."""
-    task = await runtime.submit(TaskSpec(goal="append", learn=False, agent=scripted(
-        [ToolCall("shell.run", {"command": command})])))
-    for _ in range(5):
-        await runtime.run_until_idle()
-        pending = [a for a in await runtime.pending_approvals() if a.task_id == task.id]
-        if not pending:
-            break
-        for approval in pending:
-            await runtime.approve(approval.id)
-    return task.id
+def appending(command: str) -> TaskSpec:
+    return TaskSpec(goal="append", learn=False, agent=scripted([ToolCall("shell.run", {"command": command})]))
 
 
 @needs_sandbox
 async def test_r3_07_an_undo_while_a_command_writes_the_same_workspace_is_refused_and_both_undo_to_v0(
-        tmp_path: Path, route: Held) -> None:
+        tmp_path: Path, route: Held, run_approving) -> None:
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "notes.txt").write_text("v0\n")
@@ -110,7 +100,7 @@ async def test_r3_07_an_undo_while_a_command_writes_the_same_workspace_is_refuse
         [written] = await runtime.journal.for_task(first.id)
         route.release.clear()
 
-        running = asyncio.create_task(shell_task(runtime, "echo more >> notes.txt"))
+        running = asyncio.create_task(run_approving(runtime, appending("echo more >> notes.txt")))
         await asyncio.wait_for(route.reached.wait(), timeout=60)
         try:
             with pytest.raises(UndoError, match="acting in") as refused:
@@ -119,7 +109,7 @@ async def test_r3_07_an_undo_while_a_command_writes_the_same_workspace_is_refuse
             assert (await runtime.journal.get(written.id)).reversal is Reversal.REVERSIBLE
         finally:
             route.release.set()
-        task_id = await asyncio.wait_for(running, timeout=120)
+        task_id = (await asyncio.wait_for(running, timeout=120)).id
 
         assert (await runtime.task(task_id)).status is TaskStatus.SUCCEEDED
         assert (ws / "notes.txt").read_text() == "v1\nmore\n"
@@ -136,7 +126,7 @@ async def test_r3_07_an_undo_while_a_command_writes_the_same_workspace_is_refuse
 
 
 @needs_sandbox
-async def test_r3_07_an_undo_in_another_workspace_is_not_held_up(tmp_path: Path, route: Held) -> None:
+async def test_r3_07_an_undo_in_another_workspace_is_not_held_up(tmp_path: Path, route: Held, run_approving) -> None:
     """The fence is the workspace's: a command running in one workspace does not stop undos in another."""
     (tmp_path / "ws").mkdir()
     (tmp_path / "other").mkdir()
@@ -151,7 +141,7 @@ async def test_r3_07_an_undo_in_another_workspace_is_not_held_up(tmp_path: Path,
         [written] = await elsewhere.journal.for_task(first.id)
         route.release.clear()
 
-        running = asyncio.create_task(shell_task(runtime, "echo more >> log.txt"))
+        running = asyncio.create_task(run_approving(runtime, appending("echo more >> log.txt")))
         await asyncio.wait_for(route.reached.wait(), timeout=60)
         try:
             assert (await elsewhere.undo(written.id)).reversal is Reversal.REVERSED
