@@ -72,7 +72,10 @@ async def test_a_replay_is_shown_leaf_by_leaf(tmp_path: Path) -> None:
         await publish(ReplayStarted(None, PROGRAM, {"file": "report.txt"}))
         await publish(StateChecked(None, PROGRAM, "s0", True))
         await publish(StateChecked(None, PROGRAM, "s1", True, {}, [], 0.0))
-        await until(pilot, lambda: "◉ s1" in graph.drawing().plain, "the next replay's check of s1")
+        # The last replay's s1 was checked last too (and failed): wait for this replay's own, passing, check.
+        await until(pilot, lambda: (check := graph.replays[PROGRAM].checks.get("s1")) is not None and check.passed,
+                    "the next replay's check of s1")
+        assert "◉ s1" in graph.drawing().plain
         assert graph.selected == "s1", "a new replay is followed again"
         assert "saw" not in graph.details().plain, "a new replay forgets the last one's leaves"
         assert details(graph)[:5] == [
