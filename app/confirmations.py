@@ -1,4 +1,4 @@
-"""The confirmations the console asks before an undo, a whole task's undo or a cancel.
+"""The confirmations the console asks before an undo, a whole task's undo, a cancel, or quitting mid-task.
 
 Each names its target from the record as stored now (not from the row that was highlighted) and previews
 what will happen, so a row that moved can never turn `u` into an undo of something else. Every word taken
@@ -8,6 +8,7 @@ from a record is shown through `visible`, as plain text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 
@@ -15,9 +16,12 @@ from app.screens.confirm import ConfirmScreen
 from engine.journal.diff import ReceiptDetail
 from engine.journal.receipt import Receipt
 from engine.journal.task_undo import TaskUndo
-from engine.tasks.task import Task
+from engine.tasks.task import Task, TaskStatus
 from engine.visible import visible
 from widgets.record_text import shown
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 
 DIFF_LINES = 40
@@ -89,3 +93,25 @@ def _diff_line(line: str) -> Content:
     if line.startswith("-") and not line.startswith("---"):
         return shown(line, "$error")
     return shown(line)
+
+
+QUIT_QUESTION = "quit-question"
+"""The id of the quit confirmation, so a second `q` under it does not ask again."""
+
+
+async def running_here(runtime: "Runtime") -> list[Task]:
+    """The tasks this runtime's runner is running now (claimed by it); another process's are not counted."""
+    return [task for task in await runtime.queue.all()
+            if task.status is TaskStatus.RUNNING and task.claimed_by == runtime.runner.identity]
+
+
+def quit_while_running(tasks: Sequence[Task]) -> ConfirmScreen:
+    count = f"{len(tasks)} task is" if len(tasks) == 1 else f"{len(tasks)} tasks are"
+    lines: list[Content | str] = [_field("task", f"{task.id}  {task.goal}") for task in tasks]
+    lines += [Content(""),
+              Content("Quitting stops this console's engine in the middle of its step. The task stays running "
+                      "until its lease runs out (about 30 s); then `warden worker` or the next console takes it "
+                      "up again, settling a step left half-done by its evidence, as after a crash.")]
+    screen = ConfirmScreen(f"Quit while {count} running?", lines, verb="quit", danger=True)
+    screen.id = QUIT_QUESTION
+    return screen

@@ -29,10 +29,13 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
+from app import confirmations
+from app import keymap as keymaps
 from app.changes import Changes, Fetched, everything
 from app.messages import EngineReported, EngineStopped, WatchEnded
 from app.palette import WardenCommands
 from app.record_actions import RecordActions
+from app.screens.approval_detail import ApprovalDetailScreen
 from app.screens.details import detail_screen
 from app.screens.error_log import ErrorLogScreen, LoggedError
 from app.screens.help import HelpScreen
@@ -61,8 +64,11 @@ PANES = ("tasks", "approvals", "journal", "programs")
 RECORD_ACTIONS = frozenset({"approve", "deny", "undo", "undo_task", "force_undo", "cancel_task", "raise_budget", "zoom",
                             "accept_program", "discard_program", "verify_program", "new_task", "show_pane"})
 TITLES = {"tasks": "Tasks", "approvals": "Approvals", "journal": "Journal", "programs": "Programs"}
-KEYS = {"tasks": "c cancel · U undo task", "approvals": "a approve · d deny", "journal": "u undo · U undo task",
-        "programs": "a accept · x discard"}
+KEYS = {"tasks": (("warden.cancel", "cancel"), ("warden.undo_task", "undo task")),
+        "approvals": (("warden.approve", "approve"), ("warden.deny", "deny")),
+        "journal": (("warden.undo", "undo"), ("warden.undo_task", "undo task")),
+        "programs": (("warden.accept_program", "accept"), ("warden.discard_program", "discard"))}
+"""The keys each pane's title names, by binding id: the title shows them as mapped now (`keymap.toml`)."""
 
 
 REDRAW_EVERY = 0.1
@@ -133,6 +139,8 @@ class WardenApp(RecordActions, App[int]):
         """The approval highlighted in the Approvals pane and since when (by `clock`)."""
         self.decided: tuple[str, int] | None = None
         """The approval decided last, and the count of cursor moves in the Approvals pane then."""
+        self.remapped: dict[str, str] = {}
+        """The keymap applied (`keymap.toml` less any remap that clashed): binding id to keys."""
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = THEMES[0].name
@@ -147,17 +155,26 @@ class WardenApp(RecordActions, App[int]):
             yield self._pane(ApprovalList(id="approvals"), "approvals")
             yield self._pane(ReceiptJournal(id="journal"), "journal")
             with ProgramsPane(id="programs-pane", classes="pane") as pane:
-                pane.border_title = f"{TITLES['programs']} — {KEYS['programs']}"
+                pane.border_title = self._title("programs")
                 yield ProgramList(id="programs")
                 yield ProgramGraph(id="graph")
         yield StatusLine(id="status")
         yield Footer()
 
-    @staticmethod
-    def _pane(table: RecordTable, name: str) -> RecordTable:
+    def _pane(self, table: RecordTable, name: str) -> RecordTable:
         table.add_class("pane")
-        table.border_title = f"{TITLES[name]} — {KEYS[name]}"
+        table.border_title = self._title(name)
         return table
+
+    def _title(self, pane: str, count: str = "") -> str:
+        """A pane's title: its name, what it counts, and its keys as mapped now."""
+        keys = " · ".join(f"{self.get_key_display(Binding(self._key_of(binding_id), ''))} {word}"
+                          for binding_id, word in KEYS[pane])
+        return f"{TITLES[pane]}{count} — {keys}"
+
+    def _key_of(self, binding_id: str) -> str:
+        keys = keymaps.keys_of(self.remapped, binding_id, KEYMAP_DEFAULTS)
+        return keys[0] if keys else "?"
 
     def pane_of(self, widget: Widget | None) -> str | None:
         """Which of the four panes holds the widget, if any."""
@@ -193,7 +210,16 @@ class WardenApp(RecordActions, App[int]):
         except (OSError, tomllib.TOMLDecodeError) as exc:
             self.notify(f"{path}: {exc}", title="keymap ignored", severity="error")
             return
-        self.set_keymap({str(k): str(v) for k, v in keymap.items()})
+        scopes = [(WardenApp, *chain) for chain in KEYMAP_CHAINS]
+        self.remapped, clashes = keymaps.checked({str(k): str(v) for k, v in keymap.items()}, scopes)
+        if clashes:
+            self.notify(f"{path}: {'; '.join(clashes)}. Those keep their default keys.", title="keymap clash",
+                        severity="error", timeout=15)
+        self.set_keymap(self.remapped)
+        for pane in ("tasks", "journal", "programs"):
+            self._pane_widget(pane).border_title = self._title(pane)
+        waiting = self.query_one(StatusLine).waiting
+        self.query_one(ApprovalList).border_title = self._title("approvals", f" ({waiting} waiting)" if waiting else "")
 
     async def on_unmount(self) -> None:
         self.workers.cancel_group(self, "events")
@@ -447,7 +473,7 @@ class WardenApp(RecordActions, App[int]):
         pane = self.query_one(ApprovalList)
         pane.show_approvals(approvals)
         waiting = f" ({len(approvals)} waiting)" if approvals else ""
-        pane.border_title = f"{TITLES['approvals']}{waiting} — {KEYS['approvals']}"
+        pane.border_title = self._title("approvals", waiting)
         self.query_one("#tab-approvals", Tab).label = f"{TITLES['approvals']}{waiting}"
         self.query_one(StatusLine).waiting = len(approvals)
 
@@ -552,12 +578,36 @@ class WardenApp(RecordActions, App[int]):
         names = [theme.name for theme in THEMES]
         self.theme = names[(names.index(self.theme) + 1) % len(names)] if self.theme in names else names[0]
 
+    async def action_quit(self) -> None:
+        """`q`: quits at once, unless this console's engine is running tasks; then it asks first, naming them."""
+        if any(screen.id == confirmations.QUIT_QUESTION for screen in self.screen_stack):
+            return
+        running = []
+        if self.engine is not None:
+            try:
+                running = await self.engine.call(confirmations.running_here)
+            except Exception:  # an engine that cannot say (stopped, its database failing) runs nothing to lose
+                running = []
+        if not running:
+            self.exit()
+            return
+        self.push_screen(confirmations.quit_while_running(running), lambda yes: self.exit() if yes else None)
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place a failed worker becomes a visible, one-line error: in a toast, the status line and the log."""
         if event.state is WorkerState.ERROR:
             error = event.worker.error
             self.report_error(event.worker.group,
                               str(error) if isinstance(error, WardenError) else f"{type(error).__name__}: {error}")
+
+
+KEYMAP_CHAINS: tuple[tuple[type, ...], ...] = (
+    (), (TaskQueue,), (ApprovalList,), (ReceiptJournal,), (ProgramList,), (ProgramGraph,), (ApprovalDetailScreen,),
+)
+"""What is active together with the app's own bindings (the focused pane, or a detail screen): a remap is
+checked for clashes within each."""
+KEYMAP_DEFAULTS = keymaps.default_keys(dict.fromkeys((WardenApp, *(cls for chain in KEYMAP_CHAINS for cls in chain))))
+"""Each binding id's default keys."""
 
 
 def create_app(home: Path | None = None, workspace: Path | None = None, demo: bool = False, pace: float = 0.0,

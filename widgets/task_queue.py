@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.message import Message
 
 from engine.reader import Records
-from engine.tasks.task import Task, TaskStatus
+from engine.tasks.task import Task, TaskMode, TaskStatus
 from widgets.record_rows import Column, Row
 from widgets.record_table import RecordTable
 from widgets.record_text import shown
@@ -40,7 +40,7 @@ class TaskQueue(RecordTable):
     COLUMNS = (
         Column("task", 10),
         Column("status", 11),
-        Column("mode", 6, shown_from=100),
+        Column("mode", 12, shown_from=100),
         Column("where", 10, shown_from=90),
         Column("goal", least=12),
         Column("queued", 8),
@@ -111,12 +111,19 @@ class TaskQueue(RecordTable):
         return (
             shown(task.id),
             UNCHECKED_CELL if unchecked else STATUS_CELLS[task.status],
-            Content(task.mode.value if task.mode else ""),
+            Content(mode_shown(task)),
             shown(where(task)),
             shown(task.goal if not task.error else f"{task.goal} — {task.error}"),
             Content(clock(task.created_at)),
             took(task),
         )
+
+
+def mode_shown(task: Task) -> str:
+    """`replay`, `agent`, or `replay→agent` for a replay that fell back (the agent, with the program it tried)."""
+    if task.mode is TaskMode.AGENT and task.program_id:
+        return "replay→agent"
+    return task.mode.value if task.mode else ""
 
 
 def took(task: Task) -> Content:

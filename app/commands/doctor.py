@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 from rich.console import Console
@@ -56,7 +57,7 @@ def diagnose(home: Path) -> dict[str, dict]:
         "confinement": sandbox.confinement.value,
     }
     return {
-        "home": {"ok": True, "detail": str(home) + ("" if home.exists() else " (created on first use)")},
+        "home": _home(home),
         "policy": policy_entry,
         "sandbox": sandbox_entry,
         "database": _database(home / "warden.db"),
@@ -65,6 +66,12 @@ def diagnose(home: Path) -> dict[str, dict]:
         "display": _display(),
         "phone": _phone(),
     }
+
+
+def _home(home: Path) -> dict:
+    if home.exists() and not home.is_dir():
+        return {"ok": False, "detail": f"{home}: not a folder (it is a file); point $WARDEN_HOME at a folder"}
+    return {"ok": True, "detail": str(home) + ("" if home.exists() else " (created on first use)")}
 
 
 def _database(path: Path) -> dict:
@@ -123,9 +130,27 @@ def _display() -> dict:
 
 
 def _phone() -> dict:
+    """Whether a phone can be driven now: uiautomator2, `adb`, and a device `adb devices` lists (or the one
+    `$ANDROID_SERIAL` names)."""
     from engine.envs.android import android_unavailable
 
     problem = android_unavailable()
+    if problem:
+        return {"ok": False, "detail": problem}
+    adb = shutil.which("adb")
+    if adb is None:
+        return {"ok": False, "detail": "adb not found on PATH (apt-get install adb, or the Android platform-tools)"}
+    try:
+        listed = subprocess.run([adb, "devices"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return {"ok": False, "detail": f"`adb devices` failed ({exc})"}
+    devices = [line.split()[0] for line in listed.stdout.splitlines()[1:]
+               if len(line.split()) >= 2 and line.split()[1] == "device"]
     serial = os.environ.get("ANDROID_SERIAL")
-    return {"ok": problem is None, "detail": problem or f"uiautomator2, phone {serial or '(the only one attached)'}"
-            " (the device is reached when a task runs)"}
+    if serial and serial not in devices:
+        return {"ok": False, "detail": f"no phone {serial} attached (`adb devices` lists {', '.join(devices) or 'none'})"}
+    if not devices:
+        return {"ok": False, "detail": "no phone attached (`adb devices` lists none)"}
+    if not serial and len(devices) > 1:
+        return {"ok": False, "detail": f"{len(devices)} phones attached ({', '.join(devices)}); set ANDROID_SERIAL"}
+    return {"ok": True, "detail": f"uiautomator2, adb, phone {serial or devices[0]}"}

@@ -38,7 +38,7 @@ def help_text(keys: Iterable[tuple[str, str]]) -> Content:
     lines += [Content.from_markup("  [b $accent]$pane[/]  $what", pane=f"{pane:<10}", what=what) for pane, what in PANES]
     lines += [Content(""), Content.from_markup("[b]Moving[/b]")]
     lines += [Content.from_markup("  [b]$key[/]  $what", key=f"{key:<22}", what=what) for key, what in MOVING]
-    lines += [Content(""), Content.from_markup("[b]Keys here[/b] (as mapped now; remap them by id in $$WARDEN_HOME/keymap.toml)")]
+    lines += [Content(""), Content.from_markup("[b]Keys here[/b] (as mapped now; remap them by id in $WARDEN_HOME/keymap.toml)")]
     lines += [Content.from_markup("  [b]$key[/]  $what", key=f"{key:<22}", what=what) for key, what in keys]
     return Content("\n").join(lines)
 

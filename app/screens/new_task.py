@@ -1,5 +1,9 @@
 """The new-task form (`n`): a goal, the environment it acts in and the agent that serves it, or a spec file.
 
+Two agents need no model and no key: `scripted` proposes the steps typed in the form (a JSON list of
+calls, `[{"tool": "fs.write", "args": {...}}]`), and `none` (replay only) leaves the task to a stored
+program: if none fits its goal, it fails at once with "no stored program serves this goal".
+
 The form checks what it can (an empty goal, a web task without a start URL, a spec file that does not
 parse) and then hands the task to `queue`; anything either refuses (an agent with no key set) is said in
 one line in the form, which stays open, and nothing is queued.
@@ -7,6 +11,7 @@ one line in the form, which stays open, and nothing is queued.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +33,8 @@ from engine.visible import visible
 ENVIRONMENTS = (("workspace (files and a confined shell)", "workspace"), ("web (a browser)", "web"),
                 ("desktop (an X display)", "desktop"), ("android (a device)", "android"))
 AGENTS = (("auto: whichever model has a key set", "auto"), ("Claude (ANTHROPIC_API_KEY)", "anthropic"),
-          ("Gemini (GEMINI_API_KEY, web only)", "gemini"), ("none: only a stored program may serve it", "none"))
+          ("Gemini (GEMINI_API_KEY, web only)", "gemini"), ("scripted: the steps below, no model", "scripted"),
+          ("none (replay only): a stored program serves it, or it fails at once", "none"))
 
 
 @dataclass(frozen=True)
@@ -39,16 +45,31 @@ class NewTask:
     needs_demo_site: bool = False
 
 
-def spec_from_fields(goal: str, env: str, start_url: str, agent: str) -> dict[str, Any]:
+def spec_from_fields(goal: str, env: str, start_url: str, agent: str, steps: str = "") -> dict[str, Any]:
     raw: dict[str, Any] = {"goal": goal.strip(), "env": {"kind": env}}
     if env == "web":
         if not start_url.strip():
             raise ValueError("a web task needs a start URL")
         raw["env"] = {"kind": "web", "start_url": start_url.strip()}
-    if agent != "none":
+    if agent == "scripted":
+        raw["agent"] = {"kind": "scripted", "steps": scripted_steps(steps)}
+    elif agent != "none":
         raw["agent"] = {"kind": agent}
     TaskSpec.from_json(raw)
     return raw
+
+
+def scripted_steps(text: str) -> list[Any]:
+    """The steps field as a list of calls; whether each is a real call is the scripted agent's check, on queueing."""
+    if not text.strip():
+        raise ValueError('a scripted task needs its steps: a JSON list such as [{"tool": "fs.write", "args": {…}}]')
+    try:
+        steps = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the steps are not JSON: {exc}") from None
+    if not isinstance(steps, list) or not steps:
+        raise ValueError('the steps are a non-empty JSON list of calls, [{"tool": ..., "args": {...}}, ...]')
+    return steps
 
 
 def spec_from_file(path: Path) -> NewTask:
@@ -90,6 +111,9 @@ class NewTaskScreen(ModalScreen[str | None]):
             yield Input(placeholder="https://…", id="start-url")
             yield Label("Agent")
             yield Select(AGENTS, value="auto", allow_blank=False, id="agent")
+            yield Label("Steps (scripted agent): a JSON list of calls")
+            yield Input(placeholder='[{"tool": "fs.write", "args": {"path": "hello.txt", "content": "hello"}}]',
+                        id="steps")
             yield Label("…or a spec file (JSON or TOML; it overrides the fields above)")
             yield Input(placeholder="path/to/task.json", id="spec-file")
             yield Static("", id="new-task-error")
@@ -129,4 +153,5 @@ class NewTaskScreen(ModalScreen[str | None]):
             return spec_from_file(Path(path).expanduser())
         return NewTask(spec_from_fields(self.query_one("#goal", Input).value, str(self.query_one("#env", Select).value),
                                         self.query_one("#start-url", Input).value,
-                                        str(self.query_one("#agent", Select).value)))
+                                        str(self.query_one("#agent", Select).value),
+                                        self.query_one("#steps", Input).value))

@@ -220,7 +220,7 @@ async def test_filter_on_tasks_and_approvals_and_the_approval_call_keeps_its_pat
 
 async def test_text_columns_take_the_width_there_is(tmp_path: Path) -> None:
     home, workspace = tmp_path / "home", tmp_path / "workspace"
-    goal = "Publish the release note for version 1.2 with every change"
+    goal = "Publish the release note for version 1.2 in full"
     drawn: dict[int, str] = {}
     for width, height in ((80, 24), (120, 40), (240, 60)):
         app = create_app(home, workspace, switches=Switches())
