@@ -55,6 +55,9 @@ def test_demo_in_tmux(tmp_path: Path) -> None:
         wait_for(lambda: "reversed" in screen(), "the journal to show the receipt reversed", screen)
         keys("q")
         gone = lambda: subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode != 0  # noqa: E731
+        wait_for(lambda: gone() or "Quit while" in screen(), "the console to quit or ask first", screen, 10)
+        if not gone():  # a demo web task still running: `q` names it and asks first
+            keys("y")
         wait_for(gone, "the console to quit", screen, 10)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
