@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.reactive import var
 
 from engine.programs.program import Program
+from widgets.record_rows import Column
 from widgets.record_table import RecordTable
 from widgets.record_text import shown
 
@@ -30,7 +31,8 @@ VERIFICATION = {
 
 
 class ProgramList(RecordTable):
-    COLUMNS = (("verified", 12), "goal template", ("states", 6))
+    COLUMNS = (("verified", 12), Column("goal template", least=20), Column("states", 6, shown_from=44))
+    """The goal template keeps at least 20 cells; the state count (the graph shows it too) only from 44."""
     EMPTY = "no programs yet"
     NOUNS = ("program", "programs")
     BINDINGS = [

@@ -33,7 +33,7 @@ class ConfirmScreen(ModalScreen[bool]):
     }
     ConfirmScreen.-danger > Vertical { border: round $error; }
     ConfirmScreen VerticalScroll { height: auto; max-height: 1fr; }
-    ConfirmScreen #confirm-keys { color: $text-muted; margin-top: 1; }
+    ConfirmScreen #confirm-keys { color: $text-muted; margin-top: 1; dock: bottom; }
     """
 
     def __init__(self, title: str, lines: Sequence[Content | str], *, verb: str = "confirm",

@@ -50,9 +50,20 @@ class TaskDetail:
 
 def build(task: Task, recorded: Iterable[Recorded], spent: Spent, budget: Budget) -> TaskDetail:
     """The timeline of `task` from its recorded events (oldest first), with its budget use."""
-    entries = tuple(_entry(item.at - task.created_at, item.event) for item in recorded)
+    entries: list[Entry] = []
+    shown: str | None = None  # the state whose failed check was just listed leaf by leaf
+    for item in recorded:
+        event, at = item.event, item.at - task.created_at
+        if isinstance(event, ev.ReplayFellBack) and event.end == "mismatch" and event.state_id == shown:
+            # the reason names the failed leaves again, without what was seen: the check above says it once
+            entries.append(Entry(at, event.kind, f"fell back at {event.state_id} (mismatch): its check above did not hold",
+                                 (), "wait"))
+        else:
+            entries.append(_entry(at, event))
+        if isinstance(event, ev.StateChecked):
+            shown = event.state_id if not event.passed and event.observed else None
     use = tuple(Use(limit, spent.measure(limit), getattr(budget, limit)) for limit in LIMITS)
-    return TaskDetail(task, entries, use)
+    return TaskDetail(task, tuple(entries), use)
 
 
 def _entry(at: float, event: ev.Event) -> Entry:

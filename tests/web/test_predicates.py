@@ -91,6 +91,20 @@ async def test_a_check_follows_the_page_as_it_changes(web: WebEnv) -> None:
     assert await web.check("text", "Saved!")
 
 
+COVERED = """<title>Covered</title><button>Save</button>
+<dialog id="ask" aria-label="Unsaved changes"><p>Discard your edits?</p><button>Keep editing</button></dialog>
+<script>document.getElementById("ask").showModal()</script>"""
+
+
+async def test_a_check_behind_an_open_dialog_says_so(web: WebEnv, site) -> None:
+    site.pages["/covered"] = COVERED
+    await web.reset({"kind": "web", "start_url": site.url("/covered"), "timeout_s": 5})
+    save = {"role": "button", "name": "Save"}
+    assert not await web.check("exists", save)
+    saw = await web.saw("exists", save)
+    assert saw.startswith("behind an open dialog") and "Unsaved changes" in saw, saw
+
+
 async def test_an_invalid_selector_does_not_hold(web: WebEnv) -> None:
     assert not await holds({"exists": {"css": "[[["}}, web)
 

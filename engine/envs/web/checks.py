@@ -43,6 +43,23 @@ _REACHABLE = """
 """
 
 
+_COVERING = """
+(element) => {
+  const shown = (modal) => {
+    const box = modal.getBoundingClientRect();
+    const style = getComputedStyle(modal);
+    return box.width > 0 && box.height > 0 && style.display !== 'none' && style.visibility !== 'hidden';
+  };
+  const modal = Array.from(document.querySelectorAll('dialog:modal, [aria-modal="true"]'))
+    .find((modal) => shown(modal) && !modal.contains(element));
+  if (!modal) return null;
+  const named = modal.getAttribute('aria-label') || (modal.getAttribute('aria-labelledby') || '').split(/\\s+/)
+    .map((id) => document.getElementById(id)).filter(Boolean).map((label) => label.innerText).join(' ');
+  return (named || modal.innerText || '').trim();
+}
+"""
+
+
 def _squash(text: str) -> str:
     return " ".join(text.split())
 
@@ -90,7 +107,8 @@ async def _text(page: Page, body: dict) -> bool:
 
 
 async def seen(page: Page, form: str, body: Any) -> str:
-    """What the page shows where a leaf looked: the URL or title, the target's value or text, or that it is missing."""
+    """What the page shows where a leaf looked: the URL or title, the target's value or text, that it is missing,
+    or the open dialog that keeps it out of reach."""
     if form in ("url", "title"):
         return page.url if form == "url" else await page.title()
     target = body.get("target") if isinstance(body, dict) and form in ("text", "value") else body
@@ -107,6 +125,11 @@ async def seen(page: Page, form: str, body: Any) -> str:
         return " / ".join(values)
     if form == "absent":
         return "still shown"
+    if form == "exists":  # found, so it failed because an open modal dialog keeps every click from it
+        covering = await (found.evaluate(_COVERING, timeout=QUICK_MS) if isinstance(found, Locator)
+                          else found.evaluate(_COVERING))
+        if covering is not None:
+            return f'behind an open dialog: dialog "{_squash(str(covering))[:80]}"'
     text = await (found.inner_text(timeout=QUICK_MS) if isinstance(found, Locator) else found.inner_text())
     return _squash(text)[:200]
 
