@@ -43,10 +43,19 @@ class EngineThread:
             runtime = loop.run_until_complete(self._open())
         except BaseException as exc:
             loop.close()
-            ready.set_exception(exc)
+            try:
+                ready.set_exception(exc)
+            except concurrent.futures.InvalidStateError:  # nobody waits for the opening any more
+                pass
             return
-        self._loop = loop
-        ready.set_result(runtime)
+        self._loop = loop  # before the result: whoever awaits it may schedule work at once
+        try:
+            ready.set_result(runtime)
+        except concurrent.futures.InvalidStateError:  # the console stopped waiting (it quit while this opened)
+            self._loop = None
+            loop.run_until_complete(runtime.close())
+            loop.close()
+            return
         try:
             loop.run_forever()
         finally:
