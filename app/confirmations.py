@@ -1,4 +1,5 @@
-"""The confirmations the console asks before an undo, a whole task's undo, a cancel, or quitting mid-task.
+"""The confirmations the console asks before an undo, a whole task's undo, a cancel, a scoped grant, revoking
+a grant, or quitting mid-task.
 
 Each names its target from the record as stored now (not from the row that was highlighted) and previews
 what will happen, so a row that moved can never turn `u` into an undo of something else. Every word taken
@@ -13,6 +14,9 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from app.screens.confirm import ConfirmScreen
+from engine.gate.approvals import Approval
+from engine.gate.grants import Grant, Scope
+from engine.gate.patterns import Pattern
 from engine.journal.diff import ReceiptDetail
 from engine.journal.receipt import Receipt
 from engine.journal.task_undo import TaskUndo
@@ -85,6 +89,33 @@ def cancel_task(task: Task) -> ConfirmScreen:
              Content("Cancelling stops it before its next step; a call waiting for approval is dropped."),
              Content("What it already did stays, with its receipts in the journal (U undoes the task).")]
     return ConfirmScreen(f"Cancel task {visible(task.id)}?", lines, verb="cancel it", danger=True)
+
+
+SCOPE_WORDS = {Scope.TASK: "for the rest of this task", Scope.PATTERN: "for this session"}
+"""How the console names a scope past once, in the approval view and its confirmation."""
+
+
+def grant_scope(approval: Approval, scope: Scope, pattern: Pattern, until: str) -> ConfirmScreen:
+    """Approving `approval` for `scope`: the exact pattern the grant covers, where, and until when."""
+    where = f"in task {approval.task_id} only" if scope is Scope.TASK else "in any task"
+    lines = [_field("approval", approval.id), _field("task", approval.task_id),
+             _field("call", approval.call.canonical()), _field("covers", f"{pattern.describe()} {where}"),
+             _field("until", until), Content(""),
+             Content.from_markup("[b]Calls of this pattern run without asking[/b] $where until then, or until the "
+                                 "grant is revoked (G lists grants, r revokes). A call outside the pattern, or that "
+                                 "fires another rule, still asks; a catastrophic call is always blocked.",
+                                 where=where)]
+    return ConfirmScreen(f"Approve {SCOPE_WORDS[scope]}: {visible(pattern.describe())}?", lines,
+                         verb=f"approve {SCOPE_WORDS[scope]}")
+
+
+def revoke_grant(grant: Grant) -> ConfirmScreen:
+    lines = [_field("grant", grant.id), _field("covers", grant.describe()), _field("scope", grant.scope.value),
+             _field("by", grant.granted_by), _field("uses", str(grant.uses)), Content(""),
+             Content("Once revoked, the next call of this pattern asks a person again. Calls it already let run "
+                     "stay done, with their receipts in the journal.")]
+    return ConfirmScreen(f"Revoke grant {visible(grant.id)}: {visible(grant.describe())}?", lines,
+                         verb="revoke it", danger=True)
 
 
 def _diff_line(line: str) -> Content:

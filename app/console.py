@@ -38,13 +38,15 @@ from app.record_actions import RecordActions
 from app.screens.approval_detail import ApprovalDetailScreen
 from app.screens.details import detail_screen
 from app.screens.error_log import ErrorLogScreen, LoggedError
+from app.screens.grants import GrantsScreen
 from app.screens.help import HelpScreen
 from app.screens.policy import PolicyScreen
-from engine.demo import demo_tasks, seed_workspace, web_demo
+from engine.demo import demo_tasks, seed_policy, seed_workspace, web_demo
 from engine.demo_site import DemoSite
 from engine.envs.web import browser_problem
 from engine.errors import WardenError, one_line
-from engine.events.records import ApprovalRequested, ProgramRejected, ReplayStarted, StateChecked
+from engine.events.records import (ActionCompleted, ApprovalDecided, ApprovalRequested, ProgramRejected, ReplayStarted,
+                                   StateChecked)
 from engine.gate.policy import Policy
 from engine.reader import Reader
 from engine.runtime import Runtime, Switches, warden_home
@@ -52,6 +54,7 @@ from engine.thread import EngineThread
 from engine.visible import visible
 from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
+from widgets.grant_list import GrantList
 from widgets.program_graph import ProgramGraph
 from widgets.program_list import ProgramList
 from widgets.programs_pane import ProgramsPane
@@ -61,14 +64,17 @@ from widgets.status_line import EngineState, StatusLine
 from widgets.task_queue import TaskQueue
 
 PANES = ("tasks", "approvals", "journal", "programs")
-RECORD_ACTIONS = frozenset({"approve", "deny", "undo", "undo_task", "force_undo", "cancel_task", "raise_budget", "zoom",
+RECORD_ACTIONS = frozenset({"approve", "deny", "approve_task", "approve_pattern", "undo", "undo_task", "force_undo",
+                            "cancel_task", "raise_budget", "zoom",
                             "accept_program", "discard_program", "verify_program", "new_task", "show_pane"})
 TITLES = {"tasks": "Tasks", "approvals": "Approvals", "journal": "Journal", "programs": "Programs"}
 KEYS = {"tasks": (("warden.cancel", "cancel"), ("warden.undo_task", "undo task")),
-        "approvals": (("warden.approve", "approve"), ("warden.deny", "deny")),
+        "approvals": ((("warden.approve", "warden.approve_task", "warden.approve_pattern"), "approve"),
+                      ("warden.deny", "deny")),
         "journal": (("warden.undo", "undo"), ("warden.undo_task", "undo task")),
         "programs": (("warden.accept_program", "accept"), ("warden.discard_program", "discard"))}
-"""The keys each pane's title names, by binding id: the title shows them as mapped now (`keymap.toml`)."""
+"""The keys each pane's title names, by binding id: the title shows them as mapped now (`keymap.toml`). Ids given
+together share a word (`a/T/P approve`: once, for the task, for the session)."""
 
 
 REDRAW_EVERY = 0.1
@@ -88,6 +94,9 @@ class WardenApp(RecordActions, App[int]):
     BINDINGS = [
         Binding("a", "approve", "Approve", id="warden.approve"),
         Binding("d", "deny", "Deny", id="warden.deny"),
+        Binding("T", "approve_task", "Approve for the task", id="warden.approve_task", show=False),
+        Binding("P", "approve_pattern", "Approve for the session", id="warden.approve_pattern", show=False),
+        Binding("G", "show_grants", "Grants", id="warden.grants", show=False),
         Binding("u", "undo", "Undo", id="warden.undo"),
         Binding("U", "undo_task", "Undo task", id="warden.undo_task"),
         Binding("ctrl+u", "force_undo", "Force undo", id="warden.force_undo", show=False),
@@ -168,9 +177,13 @@ class WardenApp(RecordActions, App[int]):
 
     def _title(self, pane: str, count: str = "") -> str:
         """A pane's title: its name, what it counts, and its keys as mapped now."""
-        keys = " · ".join(f"{self.get_key_display(Binding(self._key_of(binding_id), ''))} {word}"
-                          for binding_id, word in KEYS[pane])
+        keys = " · ".join(f"{'/'.join(self.key_for(one) for one in ((ids,) if isinstance(ids, str) else ids))} {word}"
+                          for ids, word in KEYS[pane])
         return f"{TITLES[pane]}{count} — {keys}"
+
+    def key_for(self, binding_id: str) -> str:
+        """The key a binding id is on now (`keymap.toml`), as the footer writes it."""
+        return self.get_key_display(Binding(self._key_of(binding_id), ""))
 
     def _key_of(self, binding_id: str) -> str:
         keys = keymaps.keys_of(self.remapped, binding_id, KEYMAP_DEFAULTS)
@@ -391,6 +404,8 @@ class WardenApp(RecordActions, App[int]):
             self.bell()
             self.notify(f"{event.task_id} waits for approval: {event.reason}", title="approval needed",
                         severity="warning", timeout=8)
+        elif isinstance(event, (ApprovalDecided, ActionCompleted)):
+            self.grants_changed()  # a grant's uses, or a grant given from another process
         self._changes.note(event, message.at)
         if not self._changes.empty and not self._applying:
             self.apply_changes()
@@ -603,6 +618,7 @@ class WardenApp(RecordActions, App[int]):
 
 KEYMAP_CHAINS: tuple[tuple[type, ...], ...] = (
     (), (TaskQueue,), (ApprovalList,), (ReceiptJournal,), (ProgramList,), (ProgramGraph,), (ApprovalDetailScreen,),
+    (GrantsScreen, GrantList),
 )
 """What is active together with the app's own bindings (the focused pane, or a detail screen): a remap is
 checked for clashes within each."""
@@ -617,6 +633,7 @@ def create_app(home: Path | None = None, workspace: Path | None = None, demo: bo
     home = Path(home) if home else warden_home()
     if demo:
         seed_workspace(workspace or home / "workspace")
+        seed_policy(home)
     return WardenApp(home, workspace, demo=demo, pace=pace, switches=switches, web_demo=web_demo)
 
 

@@ -6,6 +6,11 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 COMMANDS = (
     ("Approve the selected call", "approve", "Let the highlighted pending call run once"),
+    ("Approve the selected call for the rest of its task", "approve_task",
+     "Let calls of its pattern run unasked in that task, after confirming the pattern (T)"),
+    ("Approve the selected call for this session", "approve_pattern",
+     "Let calls of its pattern run unasked in any task this session, after confirming the pattern (P)"),
+    ("Show grants", "show_grants", "The live scoped grants: what runs unasked, and r to revoke one (G)"),
     ("Deny the selected call", "deny", "Refuse the highlighted pending call; its task fails"),
     ("Undo the selected receipt", "undo", "Restore what the highlighted receipt changed"),
     ("Force undo the selected receipt", "force_undo",

@@ -1,5 +1,6 @@
-"""What the console does to records: approve and deny, undo a receipt or a whole task, cancel, raise a
-budget, queue a task, and accept, discard or verify a program.
+"""What the console does to records: approve (once, for the rest of a task, or for a pattern this session) and
+deny, revoke a grant, undo a receipt or a whole task, cancel, raise a budget, queue a task, and accept, discard
+or verify a program.
 
 Each asks first where the effect cannot be taken back by another key, reading the record as stored now,
 and then calls the engine through its public API on the engine's thread. A mixin of `WardenApp`, kept
@@ -8,6 +9,7 @@ apart so the app module holds the frame (panes, events, layout) and this one wha
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,16 +18,22 @@ from textual import work
 
 from app import confirmations
 from app.messages import ProgramAccepted, ProgramDiscarded
+from app.screens.approval_detail import ApprovalDetailScreen
+from app.screens.grants import GrantsScreen
 from app.screens.new_task import NewTask, NewTaskScreen
 from app.screens.program_decision import ProgramDecisionScreen
 from engine import specfile
 from engine.demo_site import DemoSite
 from engine.errors import WardenError
+from engine.gate.approvals import ApprovalStatus
+from engine.gate.grants import Grant, GrantError, Scope, scoped_pattern
+from engine.gate.policy import Policy
 from engine.journal.journal import UndoError
 from engine.journal.task_undo import plan
 from engine.programs.program import Program
 from engine.tasks.task import TaskSpec
 from widgets.approval_list import ApprovalList
+from widgets.grant_list import GrantList
 from widgets.program_graph import ProgramGraph
 from widgets.program_list import ProgramList
 from widgets.receipt_journal import ReceiptJournal
@@ -34,6 +42,12 @@ from widgets.task_queue import TaskQueue
 SEEN_FOR = 0.5
 """Seconds the next call must have been on screen before `a` or `d` decides it, after a decision (unless the
 person moved the cursor): a key pressed twice decides one call, never a second one nobody has seen."""
+
+
+def no_scope(approval_id: str, error: Exception) -> str:
+    """The one line a person reads when a scope cannot be given: why, and what is left to do."""
+    return f"{approval_id} takes no scope: {error}. It stays pending: approve it once or deny it."
+
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -79,35 +93,50 @@ class RecordActions(_AppBase):
     def action_deny(self) -> None:
         self._decide(approved=False)
 
+    def action_approve_task(self) -> None:
+        self._choose_scope(Scope.TASK)
+
+    def action_approve_pattern(self) -> None:
+        self._choose_scope(Scope.PATTERN)
+
     def _decide(self, approved: bool) -> None:
-        """`a`/`d` decide only the call the person sees: the one highlighted in the focused Approvals pane (an
-        approval's detail screen has its own `a`/`d`). From any other pane the key brings the Approvals pane
-        forward, its call highlighted, and decides nothing. After a decision, the next call is decided only
-        once it has been on screen for `SEEN_FOR` seconds, or the person moved the cursor."""
+        """`a`/`d` decide only the call the person sees (`_seen_approval`)."""
+        key = self._seen_approval("approve" if approved else "deny")
+        if key is not None and self.query_one(ApprovalList).decide(approved):
+            self.decided = (key, self.query_one(ApprovalList).body.moves)
+
+    def _choose_scope(self, scope: Scope) -> None:
+        """The scoped keys act on the call the person sees, as `a` does; the grant is confirmed before it is given."""
+        if self._seen_approval("approve") is not None:
+            self.query_one(ApprovalList).choose_scope(scope.value)
+
+    def _seen_approval(self, verb: str) -> str | None:
+        """The approval a deciding key may act on: the one highlighted in the focused Approvals pane (an
+        approval's detail screen has its own keys), or None, said in one line. From any other pane the key brings
+        the Approvals pane forward, its call highlighted, and decides nothing. After a decision, the next call is
+        decided only once it has been on screen for `SEEN_FOR` seconds, or the person moved the cursor."""
         approvals = self.query_one(ApprovalList)
-        verb = "approve" if approved else "deny"
         key = approvals.selected_key
         if key is None:
             self.notify("No call is waiting for approval.", severity="warning")
-            return
+            return None
         if self.pane_of(self.focused) != "approvals" or not approvals.body.cursor_in_view:
             self.action_show_pane("approvals")
             approvals.body.scroll_to_cursor()
             self.call_after_refresh(approvals.body.scroll_to_cursor)
             self.notify(f"Here are the calls waiting; press the key again to {verb} the highlighted one.",
                         severity="warning")
-            return
+            return None
         if self.decided is not None:
             decided, moves = self.decided
             if key == decided:
-                return  # the decision is on its way; the row leaves once the engine has it
+                return None  # the decision is on its way; the row leaves once the engine has it
             seen, since = self.approval_seen
             if moves == approvals.body.moves and (seen != key or self.clock() - since < SEEN_FOR):
                 self.notify(f"Another call just came into view; look at it, then press the key again to {verb} it.",
                             severity="warning")
-                return
-        if approvals.decide(approved):
-            self.decided = (key, approvals.body.moves)
+                return None
+        return key
 
     def action_undo(self, force: bool = False) -> None:
         if not self.query_one(ReceiptJournal).request_undo(force):
@@ -148,6 +177,84 @@ class RecordActions(_AppBase):
         else:
             await engine.call(lambda rt: rt.deny(message.approval_id))
         self.notify(f"{'Approved' if message.approved else 'Denied'} {message.approval_id}.")
+
+    @work(group="decide", exit_on_error=False)
+    async def on_approval_list_scope_chosen(self, message: ApprovalList.ScopeChosen) -> None:
+        """Approve for a scope past once: the approval as stored now, the exact pattern the grant would cover,
+        and a confirmation naming it; a scope that cannot be given is said in one line and nothing is decided."""
+        if (started := self._started()) is None:
+            return
+        engine, reader = started
+        scope = Scope(message.scope)
+        approval = await reader.approvals.get(message.approval_id)
+        if approval.status is not ApprovalStatus.PENDING:
+            self.notify(f"{approval.id} is {approval.status.value}, not pending.", severity="warning")
+            return
+        try:
+            pattern = scoped_pattern(approval)
+        except GrantError as exc:
+            self.notify(no_scope(approval.id, exc), title="no scope", severity="warning", timeout=10)
+            return
+        if not await self.push_screen_wait(confirmations.grant_scope(approval, scope, pattern, self._until(scope))):
+            return
+        self.decided = (approval.id, self.query_one(ApprovalList).body.moves)
+        try:
+            grant = await engine.call(lambda rt: rt.approve(approval.id, scope=scope))
+        except GrantError as exc:
+            self.decided = None
+            self.notify(no_scope(approval.id, exc), title="no scope", severity="warning", timeout=10)
+            return
+        if isinstance(self.screen, ApprovalDetailScreen) and self.screen.record_id == approval.id:
+            self.screen.dismiss(True)
+        covered = f": grant {grant.id} covers {grant.describe()}" if grant is not None else ""
+        self.notify(f"Approved {approval.id} {confirmations.SCOPE_WORDS[scope]}{covered}.")
+        self.grants_changed()
+
+    def _until(self, scope: Scope) -> str:
+        """Until when a grant given now would cover calls, in words."""
+        policy = getattr(self, "policy", None)
+        ttl = policy.grant_ttl_seconds if isinstance(policy, Policy) else 8 * 3600
+        expiry = time.strftime("%H:%M", time.localtime(time.time() + ttl))
+        if scope is Scope.TASK:
+            return f"the end of this task, or {expiry} ({ttl / 3600:g} h) if it runs longer"
+        return f"{expiry} ({ttl / 3600:g} h from now), or until revoked"
+
+    def action_show_grants(self) -> None:
+        """`G`: the live scoped grants, to see what runs unasked and revoke any of it."""
+        if any(isinstance(screen, GrantsScreen) for screen in self.screen_stack):
+            return
+        if self.engine is None:
+            self.notify("The engine has not started yet.", severity="warning")
+            return
+        self.push_screen(GrantsScreen(self._live_grants))
+
+    async def _live_grants(self) -> list[Grant]:
+        if self.engine is None:
+            raise WardenError("the engine has not started yet")
+        return await self.engine.call(lambda rt: rt.grants.listed())
+
+    def grants_changed(self) -> None:
+        """A grant was given, revoked or used: an open grants view reads them again."""
+        for screen in self.screen_stack:
+            if isinstance(screen, GrantsScreen):
+                screen.reload()
+
+    @work(group="grants", exit_on_error=False)
+    async def on_grant_list_revoke_requested(self, message: GrantList.RevokeRequested) -> None:
+        """The grant as stored now is named in the confirmation; nothing is revoked unless confirmed."""
+        if (started := self._started()) is None:
+            return
+        engine, _ = started
+        grant = await engine.call(lambda rt: rt.grants.get(message.grant_id))
+        if not grant.live(time.time()):
+            self.notify(f"{grant.id} is already {'revoked' if grant.revoked_at else 'expired'}: it covers nothing.",
+                        severity="warning")
+            self.grants_changed()
+            return
+        if await self.push_screen_wait(confirmations.revoke_grant(grant)):
+            revoked = await engine.call(lambda rt: rt.revoke_grant(grant.id))
+            self.notify(f"Revoked {revoked.id}: {revoked.describe()} asks a person again.")
+            self.grants_changed()
 
     @work(group="undo", exit_on_error=False)
     async def on_receipt_journal_undo_requested(self, message: ReceiptJournal.UndoRequested) -> None:

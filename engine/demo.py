@@ -1,8 +1,8 @@
 """The bundled demo: a small workspace and four tasks that walk every path of the loop, and two web tasks.
 
 Two tasks of one family (the second is served by replay of the program compiled from
-the first), one dangerous step that waits for a person, one catastrophic step that is
-blocked. The catastrophic step targets `/` through the workspace-confined file tool,
+the first), one dangerous step that waits for a person (the demo's policy asks about deletes,
+which would otherwise run, undoable), one catastrophic step that is blocked. The catastrophic step targets `/` through the workspace-confined file tool,
 so even with gating switched off it cannot reach outside the workspace.
 
 With a browser, two contacts are added on the bundled demo site: the first by the
@@ -23,6 +23,20 @@ if TYPE_CHECKING:
 
 
 SCRATCH_BYTES = b"draft notes: keep until the release ships\n"
+DEMO_POLICY = """\
+# The demo asks about deletes so that you see an approval. Without this table a delete inside the
+# workspace runs unasked, because its receipt can undo it (docs/gate.md, "Routes").
+[ask]
+tools = ["fs.delete"]
+"""
+
+
+def seed_policy(home: Path) -> None:
+    """The demo home's policy, unless the home already has one (a person's own is never replaced)."""
+    home.mkdir(parents=True, exist_ok=True)
+    policy = home / "policy.toml"
+    if not policy.exists():
+        policy.write_text(DEMO_POLICY, encoding="utf-8")
 
 
 def seed_workspace(root: Path) -> None:

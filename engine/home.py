@@ -27,7 +27,9 @@ def sandbox_for(policy: Policy, home: Path) -> Sandbox:
 
     The sandbox module is imported here, by the one caller that probes the host, not by every user of the home.
     """
+    from engine.envs.workspace.bounds import Bounds
     from engine.envs.workspace.sandbox import Sandbox
 
+    bounds = Bounds(policy.shell_timeout_seconds, policy.shell_memory_mb, policy.shell_processes, policy.shell_write_mb)
     return Sandbox.detect(os.environ.get("WARDEN_BWRAP") or None, policy.shell_unconfined, policy.shell_egress,
-                          policy.shell_timeout_seconds, hide=(home,))
+                          hide=(home,), bounds=bounds)

@@ -31,7 +31,9 @@ from engine.events.bus import EventBus, Subscription
 from engine.events.records import Event, ProgramRejected, ProgramRemoved, ProgramStored, ReceiptUndone
 from engine.gate.approvals import ApprovalBook
 from engine.gate.gate import Decision, Gate
+from engine.gate.grants import Grant, GrantBook, Scope, scoped_pattern
 from engine.gate.policy import Policy
+from engine.gate.verdict import Level
 from engine.home import sandbox_for, warden_home
 from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt
@@ -155,6 +157,7 @@ class Runtime(Records):
         self.registry = build_registry(self.environments.values())
         self.gate = Gate(policy, enabled=switches.gating, tools=[*self.registry.names(), UNDO_TOOL])
         self.approvals = ApprovalBook(store, policy.approval_ttl_seconds)
+        self.grants = GrantBook(store, policy.grant_ttl_seconds)
         self.journal = Journal(store, home / "snapshots") if switches.recovery else None
         self.acting = EnvironmentFence(home / "fences")  # steps share an environment; an undo there acts alone
         self.undoer = (Undoer(store, self.journal, self.gate, self.registry, self._environment_of, home / "fences",
@@ -163,7 +166,7 @@ class Runtime(Records):
         self.queue = TaskQueue(store)
         self.fence = EffectFence(home / "fences", self.queue)
         stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry,
-                          self.fence, self.acting)
+                          self.fence, self.acting, self.grants)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
         self._opened: dict[str, Environment] = {env.identity: env for env in self.environments.values()}
         self.runner: TaskBackend = TaskRunner(
@@ -216,8 +219,21 @@ class Runtime(Records):
         """Queue every task, checked first, in one transaction: all of them or none."""
         return await self.runner.submit(specs)
 
-    async def approve(self, approval_id: str, by: str | None = None) -> None:
-        await self.runner.decide(approval_id, True, by or operator())
+    async def approve(self, approval_id: str, by: str | None = None, scope: Scope = Scope.ONCE,
+                      glob: str | None = None) -> Grant | None:
+        """Let the held call run; a `scope` past once also grants its pattern (`engine/gate/grants.py`) for the
+        rest of its task or for any task, checked before deciding, so a scope that cannot be given (a
+        catastrophic call, a glob that does not match) leaves the approval pending."""
+        by = by or operator()
+        approval = await self.approvals.get(approval_id)
+        pattern = scoped_pattern(approval, glob) if scope is not Scope.ONCE else None
+        await self.runner.decide(approval_id, True, by)
+        if pattern is None:
+            return None
+        return await self.grants.grant(scope, pattern, pattern.describe(), by, approval.task_id, approval.id)
+
+    async def revoke_grant(self, grant_id: str, by: str | None = None) -> Grant:
+        return await self.grants.revoke(grant_id, by or operator())
 
     async def deny(self, approval_id: str, by: str | None = None) -> None:
         await self.runner.decide(approval_id, False, by or operator())
@@ -258,7 +274,7 @@ class Runtime(Records):
         """A shell evaluator: rated by the gate (only a safe command may run), run in the workspace sandbox."""
         call = ToolCall("shell.run", {"command": command})
         ruling = self.gate.rule(call, self.registry.get("shell.run").tier_for(call.args))
-        if self.gate.enabled and ruling.decision is not Decision.ALLOW:
+        if self.gate.enabled and (ruling.decision is not Decision.ALLOW or ruling.verdict.level is not Level.SAFE):
             raise EvaluatorError(f"the shell evaluator is not read-only ({ruling.verdict.reason}); an evaluator only looks")
         try:
             finished = await self.workspace.sandbox.run(self.workspace.root, command)

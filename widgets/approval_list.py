@@ -156,9 +156,21 @@ class ApprovalList(RecordTable):
         approval_id: str
         approved: bool
 
+    @dataclass
+    class ScopeChosen(Message):
+        """The operator chose to approve the highlighted call for a scope past once (`task` or `pattern`): the
+        app shows the pattern the grant would cover and asks before granting it."""
+
+        approval_id: str
+        scope: str
+
     def decide(self, approved: bool) -> bool:
         """Post `Decided` for the highlighted approval; False when nothing is waiting."""
         return self.request(lambda approval_id: self.Decided(approval_id, approved))
+
+    def choose_scope(self, scope: str) -> bool:
+        """Post `ScopeChosen` for the highlighted approval; False when nothing is waiting."""
+        return self.request(lambda approval_id: self.ScopeChosen(approval_id, scope))
 
     def show_approvals(self, approvals: list[Approval]) -> None:
         self.show(self.row_of(approval) for approval in approvals)

@@ -7,12 +7,15 @@ queue and the decision is recorded with who made it.
 from __future__ import annotations
 
 import argparse
+import time
 
 from rich.table import Table
 
 from app.commands.record_text import cell, line, plain_console
 from app.commands.scripting import print_json, run_on_runtime
+from engine.errors import WardenError
 from engine.gate.approvals import Approval
+from engine.gate.grants import Scope
 from engine.runtime import Runtime, operator
 
 
@@ -33,6 +36,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action.add_argument("approval_id")
         action.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                             help="print the decided approval as one JSON object")
+        if name == "approve":
+            action.add_argument("--scope", choices=[scope.value for scope in Scope], default=Scope.ONCE.value,
+                                help="once: this call (default); task: calls of its pattern for the rest of its "
+                                "task; pattern: calls of its pattern in any task for this session (the same "
+                                "program and subcommand, the same host, or the same path glob)")
+            action.add_argument("--glob", help="with a scope, widen a file call's path to this glob (it must "
+                                "match the path)")
+    grants = actions.add_parser("grants", help="the live scoped grants, newest first; `grants revoke ID` ends one")
+    grants.add_argument("grant_action", nargs="?", choices=["list", "revoke"], default="list")
+    grants.add_argument("grant_id", nargs="?")
+    grants.add_argument("--all", action="store_true", help="also list revoked and expired grants")
+    grants.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
     parser.set_defaults(func=run, action=None, json=False)
 
 
@@ -42,15 +57,24 @@ def run(args: argparse.Namespace) -> int:
 
 async def _run(runtime: Runtime, args: argparse.Namespace) -> int:
     console = plain_console()
+    if args.action == "grants":
+        return await _grants(runtime, args)
     if args.action in ("approve", "deny"):
         by = operator()
-        decide = runtime.approve if args.action == "approve" else runtime.deny
-        await decide(args.approval_id, by)
+        grant = None
+        if args.action == "approve":
+            if args.glob is not None and args.scope == Scope.ONCE.value:
+                raise WardenError("--glob widens a scoped grant: give --scope task or --scope pattern with it")
+            grant = await runtime.approve(args.approval_id, by, Scope(args.scope), args.glob)
+        else:
+            await runtime.deny(args.approval_id, by)
         approval = await runtime.approvals.get(args.approval_id)
         if args.json:
-            print_json(as_json(approval))
+            print_json({**as_json(approval), "grant": grant.as_json() if grant else None})
         else:
             console.print(line(approval.id, f" {approval.status.value} by ", by))
+            if grant is not None:
+                console.print(line(f"grant {grant.id}: ", grant.describe(), f", until {_when(grant.expires_at)}"))
         return 0
     pending = await runtime.pending_approvals()
     if args.json:
@@ -71,4 +95,35 @@ def as_json(approval: Approval) -> dict:
             "rules": list(approval.rules), "created_at": approval.created_at, "expires_at": approval.expires_at,
             "decided_by": approval.decided_by, "decided_at": approval.decided_at,
             "code": [pin.as_json() for pin in approval.code],
-            "scene": approval.scene.as_json() if approval.scene else None}
+            "scene": approval.scene.as_json() if approval.scene else None, "route": approval.route}
+
+
+async def _grants(runtime: Runtime, args: argparse.Namespace) -> int:
+    console = plain_console()
+    if args.grant_action == "revoke":
+        if not args.grant_id:
+            raise WardenError("approvals grants revoke needs a grant id (see `warden approvals grants`)")
+        grant = await runtime.revoke_grant(args.grant_id)
+        if args.json:
+            print_json(grant.as_json())
+        else:
+            console.print(line(f"grant {grant.id} revoked by ", grant.revoked_by or "", ": ", grant.describe()))
+        return 0
+    if args.grant_id:
+        raise WardenError(f"unexpected {args.grant_id!r}: did you mean `approvals grants revoke {args.grant_id}`?")
+    grants = await runtime.grants.listed(everything=args.all)
+    if args.json:
+        print_json([grant.as_json() for grant in grants])
+        return 0
+    table = Table("id", "scope", "covers", "by", "until", "uses", "state", box=None)
+    now = time.time()
+    for grant in grants:
+        state = "revoked" if grant.revoked_at is not None else "live" if grant.live(now) else "expired"
+        table.add_row(*(cell(value) for value in (grant.id, grant.scope.value, grant.describe(), grant.granted_by,
+                                                  _when(grant.expires_at), str(grant.uses), state)))
+    console.print(table)
+    return 0
+
+
+def _when(at: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(at))

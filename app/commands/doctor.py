@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from engine.envs.workspace.sandbox import INSTALL_HINT, Confinement
+from engine.envs.workspace.sandbox import INSTALL_HINT, Confinement, Sandbox
 from engine.gate.policy import Policy
 from engine.home import sandbox_for, warden_home
 from engine.store.migrations import MIGRATIONS
@@ -60,12 +60,25 @@ def diagnose(home: Path) -> dict[str, dict]:
         "home": _home(home),
         "policy": policy_entry,
         "sandbox": sandbox_entry,
+        "shell bounds": _bounds(sandbox),
         "database": _database(home / "warden.db"),
         "snapshots": _snapshots(home / "snapshots", sandbox),
         "browser": _browser(),
         "display": _display(),
         "phone": _phone(),
     }
+
+
+def _bounds(sandbox: Sandbox) -> dict:
+    """The bounds a confined command runs within, and how each is enforced here; one a cgroup would
+    enforce but this host gives none for is polled instead, and said so (`ok` is then false)."""
+    from engine.envs.workspace.bounds import enforcement
+
+    enforced = enforcement()
+    lines = [f"{name}: {how}" for name, how in enforced.items()]
+    return {"ok": all(how.startswith("enforced") for how in enforced.values()),
+            "detail": "\n".join([sandbox.bounds.line(), *lines]), "bounds": sandbox.bounds.line(),
+            "enforced": enforced}
 
 
 def _home(home: Path) -> dict:

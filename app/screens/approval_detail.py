@@ -2,8 +2,13 @@
 the code it runs as the approval pins it, what it would change in the files, where it would send data,
 and whether the step may have run.
 
-`a` approves and `d` denies through the same message the approvals pane posts
-(`ApprovalList.Decided`), so the engine sees one path whichever way a person decides.
+It opens on the route: why the gate asked (`asks: sends an HTTP request to another host (api.example.com)`).
+Then, for a pending call, the ways to decide it, each with exactly what it would cover: `a` once, `T` for the
+rest of its task and `P` for this session, each of those naming its pattern (shell.run `git push …`); a call
+that takes no scope (catastrophic, or one no pattern can be drawn from) says so in one line and offers only once
+or deny. The keys post the same messages the approvals pane posts (`ApprovalList.Decided`,
+`ApprovalList.ScopeChosen`), so the engine sees one path whichever way a person decides, and a scope is
+confirmed, naming its pattern, before it is granted.
 """
 
 from __future__ import annotations
@@ -15,12 +20,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Button
+from textual.widgets import Button, Static
 
 from app.screens.record_detail import DetailScreen, call_lines, diff_lines, labelled, section, visible
 from engine.errors import WardenError
-from engine.gate.approvals import ApprovalStatus
+from engine.gate.approvals import Approval, ApprovalStatus
 from engine.gate.explain import ApprovalDetail
+from engine.gate.grants import GrantError, Scope, scoped_pattern
+from engine.gate.patterns import Pattern
 from engine.gate.policy import Policy
 from engine.tools.pins import Pin, PinKind
 from widgets.approval_list import ApprovalList
@@ -31,11 +38,20 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
     BINDINGS = [
         Binding("a", "decide(True)", "Approve", id="warden.detail.approve"),
         Binding("d", "decide(False)", "Deny", id="warden.detail.deny"),
+        Binding("T", "scope('task')", "Approve for the task", id="warden.detail.approve_task"),
+        Binding("P", "scope('pattern')", "Approve for the session", id="warden.detail.approve_pattern"),
     ]
     DEFAULT_CSS = """
     ApprovalDetailScreen #decision { height: auto; margin-top: 1; }
     ApprovalDetailScreen #decision Button { margin-right: 2; }
     """
+
+    def __init__(self, record_id: str) -> None:
+        super().__init__(record_id)
+        self.pattern: Pattern | None = None
+        """What a scoped grant on this call would cover, once loaded; None when it takes no scope."""
+        self.no_scope: str | None = None
+        """Why this call takes no scope, once loaded; None when it takes one."""
 
     async def fetch(self, reader: Any) -> ApprovalDetail:
         """Explained under the app's policy, which the engine sets as it starts (before the reader is open)."""
@@ -62,7 +78,11 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
         ]
         if approval.decided_by:
             facts.append(labelled("decided by", approval.decided_by))
-        widgets = section("Approval", facts)
+        self.pattern, self.no_scope = _scope_of(approval)
+        widgets: list[Widget] = [Static(route_line(approval), id="route", classes="route-line")]
+        if approval.status is ApprovalStatus.PENDING:
+            widgets += section("Decide", self._choices(approval))
+        widgets += section("Approval", facts)
         widgets += section("Call", call_lines(approval.call, words))
         widgets += section("Rules", self._rules(detail))
         if approval.code:
@@ -80,9 +100,40 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
                          "$text-error" if egress.leaves_allowed else "$text-success"),
             )])
         if approval.status is ApprovalStatus.PENDING:
-            widgets.append(Horizontal(Button("Approve (a)", id="approve", variant="success"),
-                                      Button("Deny (d)", id="deny", variant="error"), id="decision"))
+            buttons = [Button(f"Approve once ({self._key('approve', 'a')})", id="approve", variant="success")]
+            if self.pattern is not None:
+                buttons += [Button(f"For this task ({self._key('approve_task', 'T')})", id="approve-task"),
+                            Button(f"For this session ({self._key('approve_pattern', 'P')})", id="approve-pattern")]
+            buttons.append(Button(f"Deny ({self._key('deny', 'd')})", id="deny", variant="error"))
+            widgets.append(Horizontal(*buttons, id="decision"))
         return widgets
+
+    def _key(self, action: str, default: str) -> str:
+        """The key of `warden.detail.<action>` as mapped now (`keymap.toml`)."""
+        try:
+            key_for = getattr(self.app, "key_for", None)
+        except RuntimeError:  # drawn outside a running app (a test of the text alone): the default keys
+            return default
+        return key_for(f"warden.detail.{action}") if callable(key_for) else default
+
+    def _choices(self, approval: Approval) -> list[Content]:
+        """Each way to decide the call, its key as mapped now, and exactly what it covers."""
+        def choice(action: str, default: str, words: str, covers: str, style: str = "") -> Content:
+            return Content.assemble((f"{self._key(action, default):<3}", "bold"), (words, "bold"), ": ",
+                                    (visible(covers), style))
+
+        lines = [choice("approve", "a", "approve once", "exactly this call")]
+        if self.pattern is not None:
+            shown = self.pattern.describe()
+            lines += [choice("approve_task", "T", "approve for the rest of this task", shown, "$text-warning"),
+                      choice("approve_pattern", "P", "approve for this session",
+                             f"{shown} in any task", "$text-warning")]
+        else:
+            lines.append(Content.assemble(("no scope: ", "bold $text-error"),
+                                          (visible(self.no_scope or ""), "$text-error"),
+                                          " — only once or deny."))
+        lines.append(choice("deny", "d", "deny", f"the call does not run; task {approval.task_id} fails"))
+        return lines
 
     @staticmethod
     def _rules(detail: ApprovalDetail) -> list[Content]:
@@ -128,6 +179,42 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
     @on(Button.Pressed, "#deny")
     def _deny(self) -> None:
         self.action_decide(False)
+
+    def action_scope(self, scope: str) -> None:
+        """Approve for a scope past once, through the pane's message: the app confirms the pattern first. A call
+        that takes no scope says why, in one line, and stays pending."""
+        if self.detail is None:
+            self.notify("The approval is still loading.", severity="warning")
+            return
+        if self.detail.approval.status is not ApprovalStatus.PENDING:
+            self.notify(f"{self.record_id} is {self.detail.approval.status.value}, not pending.", severity="warning")
+            return
+        if self.pattern is None:
+            self.notify(f"{self.record_id} takes no scope: {self.no_scope}. It stays pending: approve it once or "
+                        "deny it.", title="no scope", severity="warning", timeout=10)
+            return
+        self.app.post_message(ApprovalList.ScopeChosen(self.record_id, Scope(scope).value))
+
+    @on(Button.Pressed, "#approve-task")
+    def _approve_task(self) -> None:
+        self.action_scope(Scope.TASK.value)
+
+    @on(Button.Pressed, "#approve-pattern")
+    def _approve_pattern(self) -> None:
+        self.action_scope(Scope.PATTERN.value)
+
+
+def route_line(approval: Approval) -> Content:
+    """Why the gate asked, first and in words: `asks: <why>`."""
+    return Content.assemble(("asks: ", "bold $text-warning"), (visible(approval.route or approval.reason), "bold"))
+
+
+def _scope_of(approval: Approval) -> tuple[Pattern | None, str | None]:
+    """The pattern a scoped grant would cover, or why the call takes none."""
+    try:
+        return scoped_pattern(approval), None
+    except GrantError as exc:
+        return None, str(exc)
 
 
 def _pinned(pin: Pin) -> list[Content]:

@@ -8,7 +8,7 @@ from typing import Any
 from textual.content import Content
 from textual.widget import Widget
 
-from app.screens.record_detail import DetailScreen, call_lines, diff_lines, labelled, section
+from app.screens.record_detail import DetailScreen, blocked_lines, call_lines, diff_lines, labelled, section
 from engine.journal.diff import ReceiptDetail
 from engine.journal.receipt import Reversal
 from engine.visible import visible
@@ -43,7 +43,10 @@ class ReceiptDetailScreen(DetailScreen[ReceiptDetail]):
             labelled("reversal", receipt.reversal.value, _tone(receipt.reversal)),
             labelled("snapshot", f"{receipt.snapshot_kind.value}, {SNAPSHOT_STATES[detail.snapshot_state]}"),
         ]
-        widgets = section("Receipt", facts)
+        widgets: list[Widget] = []
+        if blocked(detail):
+            widgets += blocked_lines(receipt.summary.removeprefix(f"BLOCKED {receipt.call.tool}: "))
+        widgets += section("Receipt", facts)
         widgets += section("Call", call_lines(receipt.call))
         changes = [line for change in detail.changes for line in diff_lines(change)]
         widgets += section("Change", changes or [Content.styled("No file change to show: the call acted outside "
@@ -66,6 +69,11 @@ class ReceiptDetailScreen(DetailScreen[ReceiptDetail]):
                                  (visible(f"{later.why}" + (f": {', '.join(later.paths)}" if later.paths else "")),
                                   "$text-warning"), f"  ({visible(str(later.reversal))})")
                 for later in detail.later]
+
+
+def blocked(detail: ReceiptDetail) -> bool:
+    """The receipt records a call the gate blocked (an audit of it, not an effect)."""
+    return detail.step_status == "blocked" or detail.receipt.summary.startswith("BLOCKED ")
 
 
 def _size(kind: str, size: int, files: int) -> str:

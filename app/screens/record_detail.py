@@ -32,7 +32,7 @@ from widgets.record_text import shown
 
 Detail = TypeVar("Detail")
 MARK = "bold $text-warning on $warning-muted"
-PANE_KEYS = "a,d,u,U,ctrl+u,c,b,z"  # keys that act on a pane's highlighted row: not while a detail is shown
+PANE_KEYS = "a,d,T,P,u,U,ctrl+u,c,b,z"  # keys that act on a pane's highlighted row: not while a detail is shown
 FIRST_KEYS = ("path", "src", "dst", "url", "method", "command", "target", "selector", "key", "label", "name")
 
 
@@ -138,6 +138,16 @@ def section(title: str, lines: Sequence[Content | str], classes: str = "") -> li
     string is a record's words, shown plain."""
     body = Content("\n").join(line if isinstance(line, Content) else shown(line) for line in lines)
     return [Static(title, classes="detail-heading"), Static(body, classes=("detail-text " + classes).strip())]
+
+
+NO_SCOPE = "takes no scope: a blocked call is never asked about, and no approval or grant covers it"
+
+
+def blocked_lines(why: str) -> list[Widget]:
+    """A blocked call's route, first in its detail view: `blocked: <why>`, and that no scope can be given."""
+    return [Static(Content.assemble(("blocked: ", "bold $text-error"), (visible(why), "bold"), "\n",
+                                    (NO_SCOPE, "$text-muted")),
+                   id="route", classes="route-line -blocked")]
 
 
 class DetailScreen(Screen[Any], Generic[Detail]):

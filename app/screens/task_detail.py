@@ -8,7 +8,7 @@ from typing import Any
 from textual.content import Content
 from textual.widget import Widget
 
-from app.screens.record_detail import DetailScreen, labelled, section
+from app.screens.record_detail import DetailScreen, blocked_lines, labelled, section
 from engine.tasks.task import TaskStatus
 from engine.tasks.timeline import TaskDetail, Use
 from engine.visible import visible
@@ -38,7 +38,11 @@ class TaskDetailScreen(DetailScreen[TaskDetail]):
             facts.append(labelled("program", task.program_id))
         if task.error:
             facts.append(labelled("error", task.error, "$text-error"))
-        widgets = section("Task", facts)
+        widgets: list[Widget] = []
+        for entry in detail.entries:
+            if entry.kind == "ActionBlocked":
+                widgets += blocked_lines(entry.text)
+        widgets += section("Task", facts)
         widgets += section("Budget", [_use(use) for use in detail.budget])
         timeline: list[Content] = []
         for entry in detail.entries:

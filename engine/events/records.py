@@ -114,6 +114,8 @@ class ActionClassified(Event):
     tier: str
     rules: list
     reason: str
+    route: str = ""  # runs | asks | blocked (`engine/gate/route.py`)
+    why: str = ""  # the route's reason, in words
 
 
 @dataclass(frozen=True)

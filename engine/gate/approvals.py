@@ -62,6 +62,7 @@ class Approval:
     binding: str = ""
     code: tuple[Pin, ...] = ()
     scene: Scene | None = None
+    route: str = ""  # why the gate asked, in words ("sends data to api.example.com")
 
     @classmethod
     def from_row(cls, row) -> "Approval":
@@ -72,7 +73,7 @@ class Approval:
             status=ApprovalStatus(row["status"]), created_at=row["created_at"], expires_at=row["expires_at"],
             decided_at=row["decided_at"], decided_by=row["decided_by"], used_at=row["used_at"],
             binding=row["binding"], code=tuple(Pin.from_json(pin) for pin in json.loads(row["code"] or "[]")),
-            scene=Scene.from_json(json.loads(row["scene"])) if row["scene"] else None,
+            scene=Scene.from_json(json.loads(row["scene"])) if row["scene"] else None, route=row["route"],
         )
 
 
@@ -85,7 +86,7 @@ class ApprovalBook:
         self._clock = clock
 
     async def request(self, task_id: str, idx: int, call: ToolCall, verdict: Verdict,
-                      code: tuple[Pin, ...] = (), scene: Scene | None = None) -> Approval:
+                      code: tuple[Pin, ...] = (), scene: Scene | None = None, why: str = "") -> Approval:
         """Ask about `call` as its code files hold `code` now, where it would act on the screen (`scene`); an
         undecided or unspent approval of this step bound to other contents is withdrawn (nobody may approve,
         or spend, what would no longer run)."""
@@ -109,12 +110,14 @@ class ApprovalBook:
             )
             await db.execute(
                 "INSERT INTO approvals (id, task_id, step_idx, call, call_hash, level, tier, rules, reason, status,"
-                " created_at, expires_at, binding, code, scene) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, expires_at, binding, code, scene, route)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     approval_id, task_id, idx, recorded_call(self._store.redactor, call).canonical(), call.digest(),
                     verdict.level.label, verdict.tier.value, json.dumps(list(verdict.rules)),
                     self._store.redactor.text(verdict.reason), ApprovalStatus.PENDING.value, now, now + self._ttl,
                     bound, json.dumps(shown) if shown else None, self._scene_json(scene),
+                    self._store.redactor.text(why or verdict.reason),
                 ),
             )
         return await self.get(approval_id)

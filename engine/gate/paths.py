@@ -43,9 +43,11 @@ SYSTEM = re.compile(
     r"|/var(?!/tmp(?:/|$))(?:/.*)?|[a-z]:/(?:windows|program files|programdata)(?:/.*)?",
     re.I,
 )
+# Account, sudo and boot files: overwriting, moving away or deleting one (by any program) locks every user
+# out, hands out root, or leaves the machine unable to start. Reading `/etc/passwd` is fine.
 AUTH_FILES = re.compile(
-    r"/etc/(?:passwd|shadow|group|gshadow|sudoers|sudoers\.d(?:/.*)?|fstab|pam\.d(?:/.*)?|ld\.so\.preload"
-    r"|security/.*)|/boot/.*|[a-z]:/windows/system32(?:/.*)?",
+    r"/etc/(?:passwd|shadow|group|gshadow|master\.passwd|sudoers|sudoers\.d(?:/.*)?|doas\.conf|fstab|pam\.d(?:/.*)?"
+    r"|ld\.so\.preload|security/.*|default/grub|grub\.d/.*)|/boot/.*|/efi/.*|[a-z]:/windows/system32(?:/.*)?",
     re.I,
 )
 STARTUP = re.compile(
@@ -58,14 +60,52 @@ STARTUP = re.compile(
     r"|/var/spool/cron(?:/.*)?|/(?:usr/)?lib/systemd/.*|/Library/(?:LaunchAgents|LaunchDaemons)(?:/.*)?"
     r"|(?:.*/)?\.git/hooks/.*",
 )
-SECRETS = re.compile(
-    r"(?:.*/)?(?:id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|[^/]*\.(?:pem|key|p12|pfx|kdbx|kdb|keystore|jks|ppk)"
-    r"|\.env(?:\.[\w.-]+)?|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.my\.cnf|credentials(?:\.json)?"
-    r"|\.bash_history|\.zsh_history|secrets?\.(?:ya?ml|json|toml)|[^/]*\.tfstate(?:\.backup)?"
-    r"|\.s3cfg|\.boto|rclone\.conf|credentials\.tfrc\.json|\.vault-token"
-    r"|\.(?:ssh|gnupg|aws|password-store)(?:/.*)?)"
-    r"|~/\.(?:kube|docker|azure|config/gcloud|config/gh|vault-token|local/share/keyrings|gnome2/keyrings"
-    r"|mozilla/firefox|config/(?:google-chrome(?:-beta|-unstable)?|chromium|microsoft-edge(?:-beta|-dev)?"
+# Directories under a home whose every file is a credential: where cloud and cluster CLIs, registries,
+# hosting platforms, password managers and age keep their tokens, keys and logins. A tool's directory
+# that also holds ordinary settings (`~/.claude`, `~/.codex`, `~/.gemini`) is not listed: its credential
+# files are caught by name (`.credentials.json`, `auth.json`, `oauth_creds.json`) or in `CREDENTIAL_FILES`.
+CREDENTIAL_STORES = (
+    ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".password-store", ".oci", ".fly", ".vercel", ".netlify",
+    ".supabase", ".railway", ".kaggle", ".huggingface", ".heroku", ".tsh", ".age", ".mc", ".bluemix", ".ibmcloud",
+    ".ngrok2", ".local/share/keyrings", ".gnome2/keyrings", ".local/share/gopass", ".local/share/com.vercel.cli",
+    ".config/gcloud", ".config/gh", ".config/github-copilot", ".config/doctl", ".config/hcloud", ".config/linode-cli",
+    ".config/op", ".op", ".config/Bitwarden", ".config/Bitwarden CLI", ".config/gopass", ".config/sops/age",
+    ".config/age", ".config/heroku", ".config/glab-cli", ".config/hub", ".config/stripe", ".config/netlify",
+    ".config/ngrok", ".config/configstore", ".config/rclone", ".config/scw", ".config/exoscale", ".config/vultr-cli",
+    ".snowsql", ".wrangler", ".config/.wrangler", ".circleci", ".travis", ".terraform.d/credentials",
+)
+# Files under a home that hold a token or a password beside ordinary settings: coding agents' logins and
+# MCP server keys, registries' and build tools' settings, and clients that save passwords.
+CREDENTIAL_FILES = (
+    ".claude.json", ".gemini/google_accounts.json", ".cursor/mcp.json", ".continue/config.json",
+    ".continue/config.yaml", ".continue/config.yml", ".codeium/config.json", ".yarnrc", ".yarnrc.yml",
+    ".m2/settings.xml", ".m2/settings-security.xml", ".gradle/gradle.properties", ".nuget/NuGet/NuGet.Config",
+    ".config/NuGet/NuGet.Config", ".config/pip/pip.conf", ".pip/pip.conf", ".config/pip/pip.ini", ".terraformrc",
+    ".databrickscfg", ".sentryclirc", ".dockercfg", ".condarc", ".cache/huggingface/token",
+    ".config/filezilla/sitemanager.xml", ".config/filezilla/recentservers.xml", ".purple/accounts.xml",
+    ".config/openai/auth.json", ".vault-token",
+)
+# Names of key and credential files wherever they are (the last component of a path, regex alternatives):
+# private keys and key stores, `.env` files, registry and database passwords, shell histories, Terraform
+# state, and files a tool names for the credential it holds (`credentials`, `auth.json`, `oauth_creds.json`,
+# `token`, `service-account.json`).
+CREDENTIAL_NAMES = (
+    r"id_(?:rsa|dsa|ecdsa|ed25519|xmss)(?:_sk)?(?:[-_.][\w.-]{0,60})?",
+    r"[^/]*\.(?:pem|key|p12|pfx|p8|kdbx|kdb|keystore|jks|ppk|keytab|agekey|age)",
+    r"\.env(?:\.[\w.-]+)?", r"[._]netrc", r"\.git-credentials", r"\.npmrc", r"\.pypirc", r"\.pgpass",
+    r"\.my(?:login)?\.cnf", r"\.htpasswd", r"\.bash_history", r"\.zsh_history", r"\.s3cfg", r"\.boto",
+    r"rclone\.conf", r"\.vault-token", r"secrets?\.(?:ya?ml|json|toml)", r"[^/]*\.tfstate(?:\.backup)?",
+    r"(?:[^/]*[._])?credentials?(?:\.(?:json|toml|ya?ml|db|ini|conf|cfg|csv|xml|txt|tfrc\.json))?",
+    r"[^/]*-credentials?\.(?:json|toml|ya?ml|db|ini|conf|cfg|csv|xml|txt)",
+    r"[^/]*creds\.(?:json|ya?ml|toml|txt)", r"auth\.json", r"kaggle\.json", r"[^/]*service[-_]?account[^/]*\.json",
+    r"(?:\.[\w-]{0,40})?token(?:\.(?:json|txt|pickle))?", r"(?:access|refresh|auth|api|bearer)[-_]token(?:\.(?:json|txt))?",
+    r"[^/]*[-_]token\.(?:json|txt|pickle)", r"master\.key",
+    r"wallet\.dat",
+)
+# Other places secret on every machine: browser profiles, keychains, Windows' credential stores and hives,
+# password hashes, host keys, process environments and mounted secrets.
+_OTHER_SECRETS = (
+    r"|~/\.(?:mozilla/firefox|config/(?:google-chrome(?:-beta|-unstable)?|chromium|microsoft-edge(?:-beta|-dev)?"
     r"|bravesoftware/brave-browser|vivaldi|opera))(?:/.*)?"
     r"|(?i:~/library/(?:keychains|messages|application support/(?:google/chrome|microsoft edge|chromium|vivaldi"
     r"|bravesoftware/brave-browser|com\.operasoftware\.opera|firefox/profiles))(?:/.*)?"
@@ -82,7 +122,14 @@ SECRETS = re.compile(
     r"|[^/]*\.keychain(?:-db)?|[^/]*\.keyring))"
     r"|(?:.*/)?(?:com\.apple\.TCC/TCC\.db|Cookies)"
     r"|/etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_[^/]*key|ssl/private(?:/.*)?)"
-    r"|/proc/[^/]+/(?:task/[^/]+/)?environ|/var/run/secrets(?:/.*)?|/run/secrets(?:/.*)?",
+    r"|/proc/[^/]+/(?:task/[^/]+/)?environ|/var/run/secrets(?:/.*)?|/run/secrets(?:/.*)?"
+)
+SECRET_DIRS = (".ssh", ".gnupg", ".aws", ".password-store")
+SECRETS = re.compile(
+    r"(?:.*/)?(?:" + "|".join(CREDENTIAL_NAMES) + r"|(?:" + "|".join(re.escape(d) for d in SECRET_DIRS) + r")(?:/.*)?)"
+    r"|~/(?:" + "|".join(re.escape(d) for d in CREDENTIAL_STORES) + r")(?:/.*)?"
+    r"|~/(?:" + "|".join(re.escape(f) for f in CREDENTIAL_FILES) + r"|\.aider[^/]*)"
+    + _OTHER_SECRETS,
 )
 # Concrete secret locations a glob is tried against (`/etc/shado?`, `~/.a*/c*`): SECRETS is a
 # pattern, and whether two patterns overlap is not cheap to decide, so its members stand in.
@@ -107,19 +154,27 @@ SECRET_SAMPLES = (
     "~/appdata/local/microsoft/credentials", "~/appdata/roaming/microsoft/protect", "~/appdata/local/microsoft/vault",
     "~/appdata/roaming/gcloud/credentials.db", "c:/windows/system32/config/sam",
     "c:/windows/system32/config/system", "c:/windows/system32/config/security", "c:/windows/ntds/ntds.dit",
-    "c:/windows/panther/unattend.xml",
+    "c:/windows/panther/unattend.xml", "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json",
+    *("~/" + store for store in CREDENTIAL_STORES), *("~/" + store + "/config" for store in CREDENTIAL_STORES),
+    *("~/" + name for name in CREDENTIAL_FILES),
 )
-# Names that are secret wherever they are (the last component of a path), and directories
-# whose every file is.
+# Names that are secret wherever they are (the last component of a path); directories whose every
+# file is, anywhere, are `SECRET_DIRS`.
 SECRET_NAMES = (
     "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ed25519_sk", "key.pem", "server.key", "cert.p12", "cert.pfx",
     "vault.kdbx", "release.keystore", "release.jks", "putty.ppk", ".env", ".env.local", ".netrc", ".git-credentials",
     ".npmrc", ".pypirc", ".pgpass", ".my.cnf", "credentials", "credentials.json", ".bash_history", ".zsh_history",
     "secrets.yaml", "secret.json", "secrets.toml", "terraform.tfstate", "terraform.tfstate.backup", "Login Data",
     "Cookies", "Local State", "Web Data", "logins.json", "key4.db", "key3.db", "cookies.sqlite", "login.keychain-db",
-    "ntds.dit", "NTUSER.DAT", "unattend.xml", "rclone.conf", ".s3cfg",
+    "ntds.dit", "NTUSER.DAT", "unattend.xml", "rclone.conf", ".s3cfg", ".credentials.json", "auth.json",
+    "oauth_creds.json", "token", "access-token", "token.json", "kaggle.json", "service-account.json", "master.key",
+    "key.age", "keys.agekey", "AuthKey.p8", "host.keytab", ".mylogin.cnf", ".htpasswd", "_netrc", "wallet.dat",
 )
-SECRET_DIRS = (".ssh", ".gnupg", ".aws", ".password-store")
+# Programs that search a tree for text or names (grep-likes only with `-r`; `locate` and its kin search the
+# whole filesystem's index): rooted at a home or `/` with a key-material pattern, they find every key.
+RECURSIVE_GREPS = frozenset("grep egrep fgrep ugrep zgrep".split())
+INDEX_SEARCHERS = frozenset("locate plocate mlocate slocate".split())
+SEARCHERS = frozenset("rg ag ack ack-grep pt sift find bfs gfind fd fdfind".split()) | RECURSIVE_GREPS | INDEX_SEARCHERS
 # Environment variables whose values are never secrets: locations, locale, terminal, shell and
 # platform names. Printing one (`printenv HOME`) reveals nothing; any other name may hold a
 # token or a URL with a password in it (`DATABASE_URL`, `HTTPS_PROXY`).
@@ -351,6 +406,19 @@ def is_tool_config(path: str) -> bool:
         return True
     stem, dot, extension = folded.rpartition("/")[2].rpartition(".")
     return bool(dot) and extension.lower() in _SHADOWING and stem.lower() in _proven_names()
+
+
+_UNSEEN_CONFIG = re.compile(r"(?:.*/)?(?:\.[^/.][^/]*|sitecustomize\.py|usercustomize\.py|[^/]*\.pth|pip\.(?:conf|ini)"
+                            r"|pyvenv\.cfg)(?:/.*)?", re.I)
+
+
+def is_unseen_config(path: str) -> bool:
+    """Tool configuration the person's own tools act on unseen, outside the sandbox: hooks and settings in hidden
+    files and folders (`.git/hooks/…`, `.envrc`, `.vscode/…`, `.npmrc`) and Python's start-up files. Unlike a
+    `Makefile` or `package.json`, which a person reads in the project's diff before running, a change there runs
+    the next time they use git, their editor or their shell in the project, so it cannot be taken back by undo."""
+    return is_tool_config(path) and _UNSEEN_CONFIG.fullmatch(posixpath.normpath(fold(path.strip().strip("'\"")
+                                                                                     .replace("\\", "/")))) is not None
 
 
 def _proven_names() -> frozenset[str]:

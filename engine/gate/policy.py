@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from engine.errors import WardenError
 from engine.gate.verdict import Level
-from engine.gate.packs import PackError, chosen
+from engine.gate.packs import PACKS, PackError, chosen
 from engine.tools.call import ToolCall
 
 
@@ -47,10 +47,15 @@ class Policy:
     shell_unconfined: bool = False
     shell_egress: bool = False
     shell_timeout_seconds: float = 60.0
+    shell_memory_mb: int = 2048  # [shell] bounds on a confined command (engine/envs/workspace/bounds.py)
+    shell_processes: int = 256
+    shell_write_mb: int = 1024
     prices: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(PRICES))
     programs_expire_unused_days: int = 30  # [programs] expire_unused_days; 0: never by age
     programs_keep_at_most: int = 1000  # [programs] keep_at_most; 0: no limit
     disabled_packs: frozenset[str] = frozenset()  # [gate] disable_packs: pack ids switched off
+    ask: "AskTable" = field(default_factory=lambda: AskTable())  # [ask]: what asks a person whatever its route
+    grant_ttl_seconds: int = 8 * 3600  # [approvals] grant_ttl_seconds: how long a pattern grant lasts
     source: str = "built-in defaults"
 
     def __post_init__(self) -> None:
@@ -69,7 +74,7 @@ class Policy:
 
     @classmethod
     def from_mapping(cls, raw: dict, source: str = "mapping") -> "Policy":
-        known = {"tools", "shell", "hosts", "approvals", "prices", "programs", "gate"}
+        known = {"tools", "shell", "hosts", "approvals", "prices", "programs", "gate", "ask"}
         unknown = set(raw) - known
         if unknown:
             raise PolicyError(f"policy {source}: unknown section(s) {sorted(unknown)}")
@@ -84,7 +89,7 @@ class Policy:
                 name for name, entry in tools.items() if isinstance(entry, dict) and entry.get("allow_irreversible")
             )
             shell = raw.get("shell", {})
-            unknown_shell = set(shell) - {"read_only", "unconfined", "egress", "timeout_seconds"}
+            unknown_shell = set(shell) - {"read_only", "unconfined", "egress", *SHELL_BOUNDS}
             if unknown_shell:
                 raise PolicyError(f"policy {source}: unknown [shell] key(s) {sorted(unknown_shell)}")
             hosts = raw.get("hosts", {})
@@ -108,9 +113,14 @@ class Policy:
                 irreversible_allowed_tools=irreversible,
                 auto_approve_rules=frozenset(approvals.get("auto_approve_rules", [])),
                 approval_ttl_seconds=int(approvals.get("ttl_seconds", 3600)),
+                grant_ttl_seconds=_seconds(approvals, "grant_ttl_seconds", 8 * 3600, source),
+                ask=AskTable.from_mapping(raw.get("ask", {}), source),
                 shell_unconfined=_switch(shell, "unconfined", source),
                 shell_egress=_switch(shell, "egress", source),
-                shell_timeout_seconds=float(shell.get("timeout_seconds", 60.0)),
+                shell_timeout_seconds=float(_bound(shell, "timeout_seconds", source)),
+                shell_memory_mb=int(_bound(shell, "memory_mb", source)),
+                shell_processes=int(_bound(shell, "processes", source)),
+                shell_write_mb=int(_bound(shell, "write_mb", source)),
                 prices=prices,
                 programs_expire_unused_days=_count(programs, "expire_unused_days", 30, source),
                 programs_keep_at_most=_count(programs, "keep_at_most", 1000, source),
@@ -132,12 +142,80 @@ class Policy:
         return host in self.allowed_hosts
 
 
+@dataclass(frozen=True)
+class AskTable:
+    """`[ask]`: calls that ask a person whatever route they would take (catastrophic stays blocked).
+
+    `dangerous = true` asks for every dangerous call, contained or not (the gate before routing);
+    `tools`, `packs` and `rules` name what asks by id; `paths` are globs (`*` crosses `/`) matched
+    against the workspace paths a call names.
+    """
+
+    dangerous: bool = False
+    tools: frozenset[str] = frozenset()
+    packs: frozenset[str] = frozenset()
+    rules: frozenset[str] = frozenset()
+    paths: tuple[str, ...] = ()
+
+    @classmethod
+    def from_mapping(cls, section: object, source: str) -> "AskTable":
+        if not isinstance(section, dict):
+            raise PolicyError(f"policy {source}: [ask] must be a table")
+        unknown = set(section) - {"dangerous", "tools", "packs", "rules", "paths"}
+        if unknown:
+            raise PolicyError(f"policy {source}: unknown [ask] key(s) {sorted(unknown)}")
+        dangerous = section.get("dangerous", False)
+        if not isinstance(dangerous, bool):
+            raise PolicyError(f"policy {source}: ask.dangerous must be true or false, not {dangerous!r}")
+        lists = {key: _names(section, key, source) for key in ("tools", "packs", "rules", "paths")}
+        strangers = sorted(set(lists["packs"]) - {pack.id for pack in PACKS})
+        if strangers:
+            raise PolicyError(f"policy {source}: ask.packs: no pack {strangers[0]!r}; packs are "
+                              f"{', '.join(pack.id for pack in PACKS)}")
+        return cls(dangerous, frozenset(lists["tools"]), frozenset(lists["packs"]), frozenset(lists["rules"]),
+                   tuple(lists["paths"]))
+
+
+def _names(section: dict, key: str, source: str) -> list[str]:
+    value = section.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+        raise PolicyError(f"policy {source}: ask.{key} must be a list of non-empty strings")
+    return value
+
+
+def _seconds(section: dict, key: str, default: int, source: str) -> int:
+    value = section.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= 366 * 86400:
+        raise PolicyError(f"policy {source}: approvals.{key} must be a whole number of seconds from 1 to a year")
+    return value
+
+
 def _switch(section: dict, key: str, source: str) -> bool:
     """`"allow"` or `"deny"` (the default): an opt-in is spelled out, never implied by a truthy value."""
     value = section.get(key, "deny")
     if value not in ("allow", "deny"):
         raise PolicyError(f'policy {source}: shell.{key} must be "allow" or "deny", not {value!r}')
     return value == "allow"
+
+
+SHELL_BOUNDS = {  # [shell] key: (default, least, most, whole); a confined command is stopped past each
+    "timeout_seconds": (60.0, 0.001, 7 * 24 * 3600.0, False),
+    "memory_mb": (2048, 16, 1024 * 1024, True),
+    "processes": (256, 1, 1_000_000, True),
+    "write_mb": (1024, 1, 16 * 1024 * 1024, True),
+}
+
+
+def _bound(section: dict, key: str, source: str) -> float:
+    """One `[shell]` bound, a finite number in its range (a whole one where it counts things): a typo is
+    refused in one line, never read as no bound."""
+    default, least, most, whole = SHELL_BOUNDS[key]
+    value = section.get(key, default)
+    number = isinstance(value, int) or (isinstance(value, float) and not whole)
+    if isinstance(value, bool) or not number or not least <= value <= most:
+        kind = "a whole number" if whole else "a number"
+        raise PolicyError(f"policy {source}: shell.{key} must be {kind} from {least:g} to {most:g}, not {value!r}")
+    return value
 
 
 def _packs(section: dict, source: str) -> frozenset[str]:

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from engine.envs.environment import Environment
 from engine.errors import one_line
 from engine.gate.gate import Decision, Gate
+from engine.gate.verdict import Level
 from engine.journal.journal import UndoError
 from engine.journal.receipt import Receipt, Reversal
 from engine.store import Store
@@ -96,7 +97,8 @@ class Compensations:
                                       (Reversal.COMPENSABLE.value, receipt.id, Reversal.REVERSING.value))
             raise UndoError(f"receipt {receipt.id}: its compensation {call.tool} failed ({one_line(exc)}); "
                             f"{compensation.remains()}") from None
-        approved_by = by if ruling.decision is Decision.ASK else None
+        held = ruling.decision is Decision.ASK or ruling.verdict.level is not Level.SAFE
+        approved_by = by if held else None  # a person undoing what is not safe approves it by undoing
         return Compensated(call, ruling.verdict.tier, ruling.decision, approved_by, output.text, compensation)
 
 

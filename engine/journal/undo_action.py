@@ -30,6 +30,7 @@ from pathlib import Path
 from engine.envs.environment import Environment
 from engine.envs.fence import Busy, EnvironmentFence
 from engine.gate.gate import Decision, Gate
+from engine.gate.verdict import Level
 from engine.journal.compensation import Compensated, Compensations
 from engine.journal.journal import Journal, UndoError
 from engine.journal.receipt import Receipt, Reversal, SnapshotKind
@@ -90,7 +91,8 @@ class Undoer:
         if ruling.decision is Decision.BLOCK:
             raise UndoError(f"receipt {receipt_id}: the gate blocks undoing it ({ruling.verdict.reason})")
         undone = await self._journal.undo(receipt_id, self._env_for, force, resuming)
-        approved_by = by if ruling.decision is Decision.ASK else None
+        held = ruling.decision is Decision.ASK or ruling.verdict.level is not Level.SAFE
+        approved_by = by if held else None  # a person undoing what is not safe approves it by undoing
         record = self._record(undone, ToolCall(UNDO_TOOL, {**call.args, "approved_by": approved_by}),
                               ruling.verdict.tier, f"undid {undone.id} ({undone.summary}) by restoring its snapshot"
                               + (", forced" if force else "") + (", resuming an undo that stopped" if resuming else ""))

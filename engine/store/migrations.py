@@ -152,4 +152,23 @@ MIGRATIONS: tuple[str, ...] = (
         spec TEXT NOT NULL
     );
     """,
+    # Scoped grants (`engine/gate/grants.py`): a person's approval for a pattern of calls, in one task or any,
+    # until it expires or is revoked; and why the gate asked about an approval's call (its route, in words).
+    """
+    CREATE TABLE grants (
+        id TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        task_id TEXT,
+        pattern TEXT NOT NULL,
+        shown TEXT NOT NULL,
+        approval_id TEXT,
+        granted_by TEXT NOT NULL,
+        granted_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        revoked_at REAL,
+        revoked_by TEXT,
+        uses INTEGER NOT NULL DEFAULT 0
+    );
+    ALTER TABLE approvals ADD COLUMN route TEXT NOT NULL DEFAULT '';
+    """,
 )

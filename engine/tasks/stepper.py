@@ -27,7 +27,8 @@ from engine.errors import DiskFull, WardenError, one_line, out_of_space
 from engine.events.bus import EventBus
 from engine.events.records import ActionBlocked, ActionClassified, ActionCompleted, ApprovalRequested
 from engine.gate.approvals import Approval, ApprovalBook, ApprovalStatus
-from engine.gate.gate import Decision, Gate
+from engine.gate.gate import Decision, Gate, Ruling
+from engine.gate.grants import GrantBook
 from engine.gate.verdict import Level, Verdict
 from engine.journal.compensation import bound
 from engine.journal import deferred
@@ -61,6 +62,7 @@ class Stepper:
     registry: ToolRegistry
     fence: EffectFence
     acting: EnvironmentFence
+    grants: GrantBook | None = None
 
     async def dispatch(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str,
                        state_id: str | None = None) -> StepOutcome:
@@ -99,11 +101,12 @@ class Stepper:
             if evidence.ran is False or rolled_back:  # as if it never ran: it is a new step again
                 self.drop(left)
                 interrupted, left, evidence = False, {}, None
-        ruling = self.gate.rule(call, tool.tier_for(call.args), tool)
+        ruling = await self._ruling(task_id, idx, call, tool, interrupted)
         verdict = ruling.verdict
         if self.gate.enabled:
             await self.bus.publish(ActionClassified(
                 task_id, idx, call.as_json(), verdict.level.label, verdict.tier.value, list(verdict.rules), verdict.reason,
+                ruling.route.value, ruling.why,
             ))
         if ruling.decision is Decision.BLOCK:
             return await self._block(env, step, verdict, left)
@@ -116,13 +119,28 @@ class Stepper:
             approval = await self.approvals.usable(task_id, idx, call, code)
             if approval is None:
                 outdated = await self.approvals.outdated(task_id, idx, call, code)
-                return await self._ask(step, verdict, evidence, rolled_back, code, outdated, env=env)
+                return await self._ask(step, verdict, evidence, rolled_back, code, outdated, env=env, why=ruling.why)
             moved = self.approvals.moved(approval, await scene_of(env, call)) if approval.scene else None
             if moved is not None:  # given on another page, or for another element: it does not cover this
                 await self.approvals.retire(approval)
                 return await self._ask(step, verdict, evidence, rolled_back, code, env=env,
                                        moved=f"the screen changed after approval {approval.id} was given: {moved}")
         return await self._run(env, tool, step, verdict, approval, left)
+
+    async def _ruling(self, task_id: str, idx: int, call: ToolCall, tool: Tool, interrupted: bool) -> Ruling:
+        """The gate's ruling, with a call it would ask about run instead when a person's live grant covers it (never
+        a step interrupted mid-dispatch: whether it already ran is a question about that step, not its pattern;
+        nor a step a person approved on its own: that approval is spent on it)."""
+        ruling = self.gate.rule(call, tool.tier_for(call.args), tool)
+        if ruling.decision is not Decision.ASK or interrupted or self.grants is None:
+            return ruling
+        if await self.approvals.usable(task_id, idx, call) is not None:
+            return ruling
+        grant = await self.grants.covering(task_id, call, ruling.verdict)
+        if grant is None:
+            return ruling
+        await self.grants.used(grant)
+        return Ruling(Decision.ALLOW, ruling.verdict, f"granted by {grant.granted_by}: {grant.describe()} ({grant.id})")
 
     @staticmethod
     async def _pin(env: Environment, tool: Tool, verdict: Verdict) -> tuple[Pin, ...]:
@@ -270,7 +288,7 @@ class Stepper:
 
     async def _ask(self, step: "_Step", verdict: Verdict, evidence: Evidence | None, rolled_back: bool = False,
                    code: tuple[Pin, ...] = (), outdated: Approval | None = None, *, env: Environment | None = None,
-                   moved: str = "") -> StepOutcome:
+                   moved: str = "", why: str = "") -> StepOutcome:
         """Ask a person, about the call and what its code files hold now (`code`); for a step interrupted
         mid-dispatch, say plainly that it may already have run, and why, or that what it did was rolled back
         and it would run afresh; for one approved on code that has changed since (`outdated`), say which.
@@ -300,7 +318,7 @@ class Stepper:
             await self.queue.record(step.claim, step.idx, step.call, "waiting", step.source, step.state_id)
         if scene is not None:
             verdict = replace(verdict, reason=f"{verdict.reason}; it {scene.phrase()}")
-        approval = await self.approvals.request(step.claim.task_id, step.idx, step.call, verdict, code, scene)
+        approval = await self.approvals.request(step.claim.task_id, step.idx, step.call, verdict, code, scene, why)
         await self.bus.publish(ApprovalRequested(step.claim.task_id, approval.id, step.call.as_json(), verdict.reason))
         return StepOutcome(StepStatus.PAUSED, f"waiting for approval {approval.id}: {verdict.reason}")
 

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from engine.tools.call import ToolCall
+from tests.asking import asking
 from tests.cli.test_records_cli import APPEND, cli, cli_json, queue, ws  # noqa: F401 - ws is a fixture
 
 
 @pytest.mark.parametrize("command", ["tasks", "approvals", "journal"])
 def test_a_bare_listing_prints_the_list_s_json(home: Path, ws: Path, capsys, command: str) -> None:
+    asking(home)  # so the contained delete waits for a person and the approvals listing is not empty
     queue(home, ws, APPEND, ToolCall("fs.delete", {"path": "notes.txt"}))
     listed = cli_json(capsys, command, "list")
     assert listed, f"{command} list is empty: nothing would be compared"

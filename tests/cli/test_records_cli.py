@@ -15,6 +15,7 @@ from app.cli import main
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, scripted
 from engine.tools.call import ToolCall
+from tests.asking import asking
 
 
 @pytest.fixture
@@ -121,6 +122,7 @@ def test_undo_refused_is_one_line_exit_1_and_changes_nothing(home: Path, ws: Pat
 
 
 def test_approve_records_the_os_user_and_the_task_runs(home: Path, ws: Path, capsys) -> None:
+    asking(home)  # the contained delete would run unasked: every dangerous call asks here (tests/asking.py)
     task_id = queue(home, ws, ToolCall("fs.delete", {"path": "notes.txt"}))
     [pending] = cli_json(capsys, "approvals", "list")
     assert (pending["task_id"], pending["status"], pending["tool"]) == (task_id, "pending", "fs.delete")
@@ -136,6 +138,7 @@ def test_approve_records_the_os_user_and_the_task_runs(home: Path, ws: Path, cap
 
 
 def test_deny_records_the_os_user(home: Path, ws: Path, capsys) -> None:
+    asking(home)  # the contained delete would run unasked: every dangerous call asks here (tests/asking.py)
     queue(home, ws, ToolCall("fs.delete", {"path": "notes.txt"}))
     [pending] = cli_json(capsys, "approvals", "list")
     code, out, _ = cli(capsys, "approvals", "deny", pending["id"])

@@ -13,7 +13,7 @@ from app.screens.help import HelpScreen
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, scripted
 from engine.tools.call import ToolCall
-from tests.console.test_demo_flow import SIZE, query, until
+from tests.console.test_demo_flow import SIZE, asking, query, until
 from widgets.approval_list import ApprovalList
 from widgets.receipt_journal import ReceiptJournal
 from widgets.status_line import StatusLine
@@ -83,7 +83,7 @@ async def delete_waiting_on_the_cursor(pilot, app, ws: Path):
 
 
 async def test_c_asks_before_cancelling_and_names_the_task(tmp_path: Path) -> None:
-    home, ws = tmp_path / "home", tmp_path / "ws"
+    home, ws = asking(tmp_path / "home"), tmp_path / "ws"
     ws.mkdir()
     app = create_app(home, ws, switches=Switches())
     async with app.run_test(size=SIZE) as pilot:
@@ -174,7 +174,7 @@ async def test_help_lists_the_keys_as_mapped_and_t_cycles_three_themes(tmp_path:
 
 
 async def test_record_keys_do_nothing_under_a_confirmation(tmp_path: Path) -> None:
-    home, ws = tmp_path / "home", tmp_path / "ws"
+    home, ws = asking(tmp_path / "home"), tmp_path / "ws"
     ws.mkdir()
     app = create_app(home, ws, switches=Switches())
     async with app.run_test(size=SIZE) as pilot:

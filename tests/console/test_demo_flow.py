@@ -17,6 +17,16 @@ from widgets.receipt_journal import ReceiptJournal
 from widgets.task_queue import TaskQueue
 
 SIZE = (160, 48)
+ASK_DANGEROUS = "[ask]\ndangerous = true\n"
+"""A policy line that holds every dangerous call for a person, contained or not (as the gate did before it routed
+by reversibility): tests of how the console shows and decides approvals need calls that ask."""
+
+
+def asking(home: Path, policy: str = "") -> Path:
+    """Make `home` with a policy that asks about every dangerous call (`policy` adds to it); returns `home`."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "policy.toml").write_text(policy + ASK_DANGEROUS, encoding="utf-8")
+    return home
 
 
 def query(home: Path, sql: str, params: tuple = ()) -> list[tuple]:
@@ -33,7 +43,7 @@ async def until(pilot, condition, what: str, attempts: int = 1500) -> None:
 
 
 async def test_demo_approve_then_undo(tmp_path: Path) -> None:
-    home, workspace = tmp_path / "home", tmp_path / "workspace"
+    home, workspace = asking(tmp_path / "home"), tmp_path / "workspace"
     app = create_app(home, workspace, demo=True, switches=Switches(), web_demo=False)
     async with app.run_test(size=SIZE) as pilot:
         approvals = app.query_one(ApprovalList)

@@ -51,7 +51,7 @@ from engine.tasks.timeline import build as build_timeline
 from engine.tier import Tier
 from engine.tools.call import ToolCall
 from programs import SHIPPED
-from tests.console.test_demo_flow import query, until
+from tests.console.test_demo_flow import asking, query, until
 from themes import STYLESHEET, THEMES
 from widgets.approval_list import ApprovalList
 from widgets.program_list import ProgramList
@@ -94,7 +94,7 @@ async def submit(pilot, app, spec: dict) -> str:
 
 
 async def test_approve_from_the_detail_screen_runs_the_delete(tmp_path: Path) -> None:
-    home, workspace = tmp_path / "home", tmp_path / "workspace"
+    home, workspace = asking(tmp_path / "home"), tmp_path / "workspace"
     app = create_app(home, workspace, demo=True, switches=Switches(), web_demo=False)
     async with app.run_test(size=SIZE) as pilot:
         approvals = app.query_one(ApprovalList)
@@ -118,7 +118,7 @@ async def test_approve_from_the_detail_screen_runs_the_delete(tmp_path: Path) ->
 
 
 async def test_deny_from_the_detail_screen_fails_the_task_and_leaves_the_file(tmp_path: Path) -> None:
-    home, workspace = tmp_path / "home", tmp_path / "workspace"
+    home, workspace = asking(tmp_path / "home"), tmp_path / "workspace"
     workspace.mkdir()
     (workspace / "Makefile").write_text("all:\n\techo build\n", encoding="utf-8")
     app = create_app(home, workspace, switches=Switches())

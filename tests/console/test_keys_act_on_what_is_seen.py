@@ -13,7 +13,7 @@ from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, scripted
 from engine.tools.call import ToolCall
 from tests.console.test_console_keys import preview, submit
-from tests.console.test_demo_flow import SIZE, query, until
+from tests.console.test_demo_flow import SIZE, asking, query, until
 from tests.console.test_program_graph import Console, attic_then_delete, retire
 from tests.console.test_program_review import decision
 from widgets.approval_list import ApprovalList
@@ -43,7 +43,7 @@ async def waiting(pilot, app, ws: Path, *names: str) -> None:
 
 
 async def test_a_from_the_tasks_tab_approves_nothing_and_shows_the_approvals_tab(tmp_path: Path) -> None:
-    home, ws = tmp_path / "home", tmp_path / "ws"
+    home, ws = asking(tmp_path / "home"), tmp_path / "ws"
     ws.mkdir()
     app = create_app(home, ws, switches=Switches())
     async with app.run_test(size=(80, 24)) as pilot:
@@ -58,7 +58,7 @@ async def test_a_from_the_tasks_tab_approves_nothing_and_shows_the_approvals_tab
 
 
 async def test_d_from_the_journal_denies_nothing_and_focuses_the_approvals(tmp_path: Path) -> None:
-    home, ws = tmp_path / "home", tmp_path / "ws"
+    home, ws = asking(tmp_path / "home"), tmp_path / "ws"
     ws.mkdir()
     app = create_app(home, ws, switches=Switches())
     async with app.run_test(size=SIZE) as pilot:
@@ -75,7 +75,7 @@ async def test_d_from_the_journal_denies_nothing_and_focuses_the_approvals(tmp_p
 
 
 async def test_a_pressed_twice_approves_one_call_until_the_next_has_been_seen(tmp_path: Path) -> None:
-    home, ws = tmp_path / "home", tmp_path / "ws"
+    home, ws = asking(tmp_path / "home"), tmp_path / "ws"
     ws.mkdir()
     app = create_app(home, ws, switches=Switches())
     now = [1000.0]

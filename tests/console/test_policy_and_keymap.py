@@ -9,16 +9,13 @@ from textual.widgets import Static
 from app.console import create_app
 from app.screens.policy import PolicyScreen
 from engine.runtime import Switches
-from tests.console.test_demo_flow import SIZE, query, until
+from tests.console.test_demo_flow import SIZE, asking, query, until
 from widgets.approval_list import ApprovalList
 
 
 async def test_policy_screen_and_remapped_approve(tmp_path: Path) -> None:
     home, workspace = tmp_path / "home", tmp_path / "workspace"
-    home.mkdir()
-    (home / "policy.toml").write_text(
-        '[hosts]\nallow = ["docs.example.org"]\n[tools."code.run"]\nlevel = "dangerous"\n', encoding="utf-8"
-    )
+    asking(home, '[hosts]\nallow = ["docs.example.org"]\n[tools."code.run"]\nlevel = "dangerous"\n')
     (home / "keymap.toml").write_text('"warden.approve" = "y"\n', encoding="utf-8")
     app = create_app(home, workspace, demo=True, switches=Switches(), web_demo=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -47,8 +44,7 @@ def titles(app) -> dict[str, str]:
 
 
 async def test_pane_titles_show_the_keys_as_mapped(tmp_path: Path) -> None:
-    home, workspace = tmp_path / "home", tmp_path / "workspace"
-    home.mkdir()
+    home, workspace = asking(tmp_path / "home"), tmp_path / "workspace"
     (home / "keymap.toml").write_text('"warden.approve" = "y"\n"warden.undo_task" = "ctrl+z"\n'
                                       '"warden.discard_program" = "X"\n', encoding="utf-8")
     app = create_app(home, workspace, demo=True, switches=Switches(), web_demo=False)
@@ -56,7 +52,8 @@ async def test_pane_titles_show_the_keys_as_mapped(tmp_path: Path) -> None:
         approvals = app.query_one(ApprovalList)
         await until(pilot, lambda: approvals.row_count == 1, "the pending approval")
         shown = titles(app)
-        assert "y approve · d deny" in shown["approvals"] and "a approve" not in shown["approvals"]
+        assert "y/T/P approve · d deny" in shown["approvals"]
+        assert "a approve" not in shown["approvals"]
         assert "(1 waiting)" in shown["approvals"]
         assert "undo task" in shown["tasks"] and "U undo task" not in shown["tasks"]
         assert "^z undo task" in shown["journal"] or "ctrl+z undo task" in shown["journal"]
@@ -65,8 +62,7 @@ async def test_pane_titles_show_the_keys_as_mapped(tmp_path: Path) -> None:
 
 
 async def test_a_keymap_clash_is_refused_naming_both_ids(tmp_path: Path) -> None:
-    home, workspace = tmp_path / "home", tmp_path / "workspace"
-    home.mkdir()
+    home, workspace = asking(tmp_path / "home"), tmp_path / "workspace"
     (home / "keymap.toml").write_text('"warden.approve" = "d"\n"warden.policy" = "y"\n', encoding="utf-8")
     app = create_app(home, workspace, demo=True, switches=Switches(), web_demo=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -74,7 +70,7 @@ async def test_a_keymap_clash_is_refused_naming_both_ids(tmp_path: Path) -> None
         await until(pilot, lambda: approvals.row_count == 1, "the pending approval")
         notices = [n for n in app._notifications if "warden.approve" in n.message]
         assert len(notices) == 1 and "warden.deny" in notices[0].message and '"d"' in notices[0].message
-        assert "a approve · d deny" in titles(app)["approvals"]
+        assert "a/T/P approve · d deny" in titles(app)["approvals"]
 
         await pilot.press("y")  # the rest of the keymap still applies
         await until(pilot, lambda: isinstance(app.screen, PolicyScreen), "the policy screen on the remapped key")
@@ -88,8 +84,7 @@ async def test_a_keymap_clash_is_refused_naming_both_ids(tmp_path: Path) -> None
 
 
 async def test_two_ids_mapped_to_one_key_keep_their_defaults(tmp_path: Path) -> None:
-    home, workspace = tmp_path / "home", tmp_path / "workspace"
-    home.mkdir()
+    home, workspace = asking(tmp_path / "home"), tmp_path / "workspace"
     (home / "keymap.toml").write_text('"warden.approve" = "y"\n"warden.deny" = "y"\n', encoding="utf-8")
     app = create_app(home, workspace, demo=True, switches=Switches(), web_demo=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -97,7 +92,7 @@ async def test_two_ids_mapped_to_one_key_keep_their_defaults(tmp_path: Path) -> 
         await until(pilot, lambda: approvals.row_count == 1, "the pending approval")
         notices = [n for n in app._notifications if "warden.approve" in n.message or "warden.deny" in n.message]
         assert len(notices) == 1 and "warden.approve" in notices[0].message and "warden.deny" in notices[0].message
-        assert "a approve · d deny" in titles(app)["approvals"]
+        assert "a/T/P approve · d deny" in titles(app)["approvals"]
         await pilot.press("2")
         await pilot.pause(1.0)
         await pilot.press("a")

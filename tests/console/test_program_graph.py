@@ -11,7 +11,7 @@ from app.console import create_app
 from engine.runtime import Switches
 from engine.tasks.task import TaskSpec, scripted
 from engine.tools.call import ToolCall
-from tests.console.test_demo_flow import SIZE, query, until
+from tests.console.test_demo_flow import SIZE, asking, query, until
 from tests.console.test_program_graph_snapshot import GraphApp, branched
 from widgets.program_graph import ProgramGraph
 from widgets.program_list import ProgramList
@@ -51,6 +51,7 @@ class Console:
         self.workspace.mkdir()
         for name in ("a", "b", "c", "d"):
             (self.workspace / f"{name}.txt").write_text(name)
+        asking(self.home)
         self.app = create_app(self.home, self.workspace, switches=Switches(verify_gate=False))
 
     def pending(self) -> list[tuple]:

@@ -15,7 +15,7 @@ from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, scripted
 from engine.tier import Tier
 from engine.tools.call import ToolCall
-from tests.console.test_demo_flow import query, until
+from tests.console.test_demo_flow import asking, query, until
 from widgets.approval_list import ApprovalList
 from widgets.program_list import ProgramList
 from widgets.receipt_journal import ReceiptJournal
@@ -170,9 +170,7 @@ async def test_every_receipt_is_reachable_counted_and_found_by_the_filter(tmp_pa
 
 async def test_filter_on_tasks_and_approvals_and_the_approval_call_keeps_its_path_and_tail(tmp_path: Path) -> None:
     home, workspace = tmp_path / "home", tmp_path / "workspace"
-    home.mkdir()
-    (home / "policy.toml").write_text('[tools."fs.write"]\nlevel = "dangerous"\n'
-                                      '[tools."shell.run"]\nlevel = "dangerous"\n', encoding="utf-8")
+    asking(home, '[tools."fs.write"]\nlevel = "dangerous"\n[tools."shell.run"]\nlevel = "dangerous"\n')
     padded = "echo " + "x" * 300 + " > padded.txt"
     app = create_app(home, workspace, switches=Switches())
     async with app.run_test(size=(240, 60)) as pilot:

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from engine.demo import seed_workspace
+from engine.gate.policy import Policy
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import Task, TaskSpec
+from tests.asking import ASKING
 
 
 @pytest.fixture
@@ -19,13 +21,14 @@ def ws(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def open_runtime(tmp_path: Path, ws: Path):
-    """`await open_runtime(Switches(...))`: a runtime in tmp_path/home on the seeded workspace, closed after the test."""
+    """`await open_runtime(Switches(...), policy=...)`: a runtime in tmp_path/home on the seeded workspace (under
+    the home's policy.toml unless `policy` is given), closed after the test."""
     opened: list[Runtime] = []
 
-    async def open_(switches: Switches = Switches()) -> Runtime:
+    async def open_(switches: Switches = Switches(), policy: Policy | None = None) -> Runtime:
         if not ws.exists():
             seed_workspace(ws)
-        runtime = await Runtime.open(tmp_path / "home", ws, switches)
+        runtime = await Runtime.open(tmp_path / "home", ws, switches, policy=policy)
         opened.append(runtime)
         return runtime
 
@@ -37,6 +40,12 @@ async def open_runtime(tmp_path: Path, ws: Path):
 @pytest.fixture
 async def runtime(open_runtime) -> Runtime:
     return await open_runtime()
+
+
+@pytest.fixture
+async def asking_runtime(open_runtime) -> Runtime:
+    """A runtime under which every dangerous call asks a person (tests/asking.py): for tests of approvals."""
+    return await open_runtime(policy=ASKING)
 
 
 @pytest.fixture

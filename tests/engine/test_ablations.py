@@ -9,11 +9,14 @@ from engine.events.records import ActionClassified
 from engine.journal.journal import UndoError
 from engine.runtime import Switches
 from engine.tasks.task import TaskStatus
+from tests.asking import ASKING
 
 
 @pytest.mark.parametrize("gating", [True, False])
 async def test_gating_off_makes_no_classifier_calls(open_runtime, run, db, ws, gating):
-    runtime = await open_runtime(Switches(gating=gating))
+    """Under a policy that asks for every dangerous call (tests/asking.py), so that with gating on the demo's
+    contained delete waits for a person, and with gating off nothing asks even so."""
+    runtime = await open_runtime(Switches(gating=gating), policy=ASKING)
     tasks = [await run(runtime, spec) for spec in demo_tasks()[:3]]
     classified = [e for e in await runtime.history() if isinstance(e, ActionClassified)]
     if gating:

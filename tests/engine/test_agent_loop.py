@@ -17,6 +17,7 @@ from engine.runtime import Runtime, Switches
 from engine.tasks import lease
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
+from tests.asking import ASKING, asking_policy
 
 
 class Recording:
@@ -47,7 +48,8 @@ async def test_a_stored_proposal_is_dispatched_after_approval_and_the_agent_is_n
         return Act(ToolCall("fs.write", {"path": "stamp.txt", "content": f"{next(stamps)}\n"}), Usage(1, 120, 30, 0.002))
 
     agent = Recording(moves)
-    runtime = await open_with(tmp_path, agent, Policy.from_mapping({"tools": {"fs.write": {"level": "dangerous"}}}))
+    # fs.write rated dangerous, and every dangerous call asks (tests/asking.py): a contained write runs unasked otherwise.
+    runtime = await open_with(tmp_path, agent, asking_policy(tools={"fs.write": {"level": "dangerous"}}))
     try:
         task = await runtime.submit(TaskSpec(goal="Write the time stamp", agent={"kind": "recording"}))
         await runtime.run_until_idle()
@@ -82,7 +84,7 @@ async def test_the_agent_is_told_each_outcome_and_sees_the_screen(tmp_path):
         ToolCall("fs.delete", {"path": "/"}),
     ]
     agent = Recording(lambda asked, history: Act(calls[asked - 1]) if asked <= len(calls) else Finish())
-    runtime = await open_with(tmp_path, agent)
+    runtime = await open_with(tmp_path, agent, ASKING)  # the contained deletes ask, so one can be denied
     try:
         task = await runtime.submit(TaskSpec(goal="Try everything", agent={"kind": "recording"}))
         for _ in range(4):

@@ -1,4 +1,7 @@
-"""Approvals expire, and a resumed task is judged again under the policy in force now."""
+"""Approvals expire, and a resumed task is judged again under the policy in force now.
+
+The held delete is contained and would run unasked by default: these runtimes ask for every dangerous
+call (tests/asking.py)."""
 
 from __future__ import annotations
 
@@ -8,17 +11,16 @@ import pytest
 
 from engine.demo import SCRATCH_BYTES, demo_tasks, seed_workspace
 from engine.gate.approvals import ApprovalError
-from engine.gate.policy import Policy
-from engine.gate.verdict import Level
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskStatus
+from tests.asking import asking_policy
 
 DELETE_SCRATCH = demo_tasks()[2]
 
 
 async def test_an_undecided_approval_expires_and_fails_its_task(tmp_path: Path, db) -> None:
     seed_workspace(tmp_path / "ws")
-    runtime = await Runtime.open(tmp_path / "home", tmp_path / "ws", Switches(), policy=Policy(approval_ttl_seconds=0))
+    runtime = await Runtime.open(tmp_path / "home", tmp_path / "ws", Switches(), policy=asking_policy(approvals={"ttl_seconds": 0}))
     try:
         task = await runtime.submit(DELETE_SCRATCH)
         await runtime.run_until_idle()
@@ -38,14 +40,14 @@ async def test_an_undecided_approval_expires_and_fails_its_task(tmp_path: Path, 
 async def test_a_resumed_task_is_rechecked_under_the_current_policy(tmp_path: Path, db) -> None:
     home, ws = tmp_path / "home", tmp_path / "ws"
     seed_workspace(ws)
-    before = await Runtime.open(home, ws, Switches())
+    before = await Runtime.open(home, ws, Switches(), policy=asking_policy())
     task = await before.submit(DELETE_SCRATCH)
     await before.run_until_idle()
     [approval] = await before.pending_approvals()
     await before.approve(approval.id, by="alice")
     await before.close()
 
-    stricter = Policy(tool_levels={"fs.delete": Level.CATASTROPHIC})
+    stricter = asking_policy(tools={"fs.delete": {"level": "catastrophic"}})
     after = await Runtime.open(home, ws, Switches(), policy=stricter)
     try:
         await after.run_until_idle()

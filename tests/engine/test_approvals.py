@@ -1,5 +1,8 @@
 """The gate: dangerous steps wait for a person, approvals are single-use and bound to arguments,
-catastrophic steps are blocked."""
+catastrophic steps are blocked.
+
+The held calls are contained (file deletes inside the workspace), which run unasked by default: the
+runtime here asks for every dangerous call (tests/asking.py), so these test the approval mechanism."""
 
 from __future__ import annotations
 
@@ -12,9 +15,11 @@ from engine.events.records import ActionBlocked, ApprovalRequested, TaskFailed, 
 from engine.gate.approvals import ApprovalError
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
+from tests.asking import ASKING
 
 
-async def test_dangerous_step_waits_for_approval_then_runs(runtime, run, db, ws):
+async def test_dangerous_step_waits_for_approval_then_runs(asking_runtime, run, db, ws):
+    runtime = asking_runtime
     task = await run(runtime, demo_tasks()[2])
     assert task.status is TaskStatus.PAUSED
     [approval] = db("SELECT * FROM approvals WHERE task_id = ?", task.id)
@@ -32,7 +37,8 @@ async def test_dangerous_step_waits_for_approval_then_runs(runtime, run, db, ws)
     assert not (ws / "scratch.txt").exists()
 
 
-async def test_denied_step_fails_the_task_and_touches_nothing(runtime, run, db, ws):
+async def test_denied_step_fails_the_task_and_touches_nothing(asking_runtime, run, db, ws):
+    runtime = asking_runtime
     task = await run(runtime, demo_tasks()[2])
     [approval] = await runtime.pending_approvals()
     await runtime.deny(approval.id)
@@ -45,7 +51,8 @@ async def test_denied_step_fails_the_task_and_touches_nothing(runtime, run, db, 
     assert (ws / "scratch.txt").read_bytes() == SCRATCH_BYTES
 
 
-async def test_approval_is_single_use_and_bound_to_its_arguments(runtime, run, db, ws):
+async def test_approval_is_single_use_and_bound_to_its_arguments(asking_runtime, run, db, ws):
+    runtime = asking_runtime
     (ws / "a.txt").write_text("a\n")
     (ws / "b.txt").write_text("b\n")
     this, other = ToolCall("fs.delete", {"path": "a.txt"}), ToolCall("fs.delete", {"path": "b.txt"})
@@ -91,10 +98,10 @@ async def test_catastrophic_step_is_blocked_and_audited(runtime, run, db, ws, tm
 
 async def test_f17_the_loser_of_two_simultaneous_decisions_is_told_what_won(open_runtime, run, ws):
     """Hardening finding 17: it used to be told the approval "is pending, not pending"."""
-    first = await open_runtime()
+    first = await open_runtime(policy=ASKING)
     task = await run(first, demo_tasks()[2])
     [approval] = await first.pending_approvals()
-    second = await open_runtime()
+    second = await open_runtime(policy=ASKING)
     results = await asyncio.gather(first.approve(approval.id), second.deny(approval.id), return_exceptions=True)
     [lost] = [r for r in results if isinstance(r, Exception)]
     assert "is already approved" in str(lost) or "is already denied" in str(lost)

@@ -13,7 +13,9 @@ from engine.tasks.task import TaskError, TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 
 
-async def test_cancelling_a_paused_task_withdraws_its_approval(runtime, run, db, ws):
+async def test_cancelling_a_paused_task_withdraws_its_approval(asking_runtime, run, db, ws):
+    """The delete is contained and would run unasked: the runtime asks for every dangerous call (tests/asking.py)."""
+    runtime = asking_runtime
     task = await run(runtime, demo_tasks()[2])
     [approval] = await runtime.pending_approvals()
     await runtime.cancel(task.id, by="bob")

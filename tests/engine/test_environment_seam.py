@@ -164,8 +164,10 @@ def test_policy_opt_ins_are_spelled_out():
     assert Policy.from_mapping({"shell": {"unconfined": "allow"}}).shell_unconfined
 
 
-async def test_f17_start_states_kept_for_verification_do_not_pile_up(runtime, run, db):
-    """Each learning run forks its start state into runs/<task>; success, failure, cancellation and recovery remove it."""
+async def test_f17_start_states_kept_for_verification_do_not_pile_up(asking_runtime, run, db):
+    """Each learning run forks its start state into runs/<task>; success, failure, cancellation and recovery remove it.
+    The delete pauses because the runtime asks for every dangerous call (tests/asking.py)."""
+    runtime = asking_runtime
     runs = runtime.home / "runs"
     done = await run(runtime, TaskSpec(goal='Write "a.txt"', agent=scripted(
         [{"tool": "fs.write", "args": {"path": "a.txt", "content": "a"}}]), evaluator={"exists": "a.txt"}))

@@ -19,6 +19,7 @@ from engine.runtime import Switches, build_registry
 from engine.tasks.task import TaskMode, TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 from programs import SHIPPED
+from tests.asking import ASKING
 
 
 def tree(root):
@@ -57,8 +58,9 @@ async def test_a_run_that_succeeded_by_luck_is_not_served(open_runtime, run, db,
     """The evaluator also wants a file the operator makes while the task waits for approval: the
     run succeeds, but its program is not served. Verification does not re-run the approved delete
     (finding 2 of the hardening review), so the program is held unverified for a person.
-    Only with the verify gate switched off (an ablation) is it stored as servable anyway."""
-    runtime = await open_runtime(Switches(verify_gate=verify_gate))
+    Only with the verify gate switched off (an ablation) is it stored as servable anyway. The contained delete
+    would run unasked by default: the runtime asks for every dangerous call (tests/asking.py)."""
+    runtime = await open_runtime(Switches(verify_gate=verify_gate), policy=ASKING)
     shipped = db("SELECT id FROM programs")
     mirrored = sorted((runtime.home / "programs").iterdir())
     spec = TaskSpec(

@@ -117,7 +117,8 @@ async def test_a_shell_receipt_snapshots_and_diffs_exactly_the_paths_it_changed(
     assert changed["c.txt"].before is None and changed["sub/b.txt"].after is None
 
 
-async def test_task_timeline_times_each_event_from_queueing_and_names_who_approved(runtime, ws) -> None:
+async def test_task_timeline_times_each_event_from_queueing_and_names_who_approved(asking_runtime, ws) -> None:
+    runtime = asking_runtime  # the contained delete asks only because every dangerous call does (tests/asking.py)
     task = await runtime.submit(TaskSpec("Delete the scratch file", learn=False, budget=Budget(steps=4),
                                          agent=scripted([ToolCall("fs.delete", {"path": "scratch.txt"})])))
     await runtime.run_until_idle()

@@ -19,7 +19,7 @@ def test_classify_plain() -> None:
     lines = result.stdout.splitlines()
     assert result.returncode == 0
     assert lines[0].startswith("safe\t") and lines[1].startswith("catastrophic\t")
-    assert len(lines[1].split("\t")) == 4
+    assert len(lines[1].split("\t")) == 5 and lines[1].split("\t")[4].startswith("blocked: ")
 
 
 def test_classify_jsonl_keeps_going_after_bad_line() -> None:
@@ -28,7 +28,7 @@ def test_classify_jsonl_keeps_going_after_bad_line() -> None:
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.returncode == 1
     assert rows[0]["level"] == "safe" and "error" in rows[1] and rows[2]["rules"] == ["fs.delete"]
-    assert set(rows[0]) == {"level", "tier", "rules", "reason"}
+    assert set(rows[0]) == {"level", "tier", "rules", "reason", "route", "why"}
 
 
 def test_classify_json_prints_a_json_verdict_per_plain_line() -> None:
@@ -36,7 +36,7 @@ def test_classify_json_prints_a_json_verdict_per_plain_line() -> None:
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.returncode == 0
     assert [row["level"] for row in rows] == ["safe", "safe"]
-    assert set(rows[0]) == {"level", "tier", "rules", "reason"}
+    assert set(rows[0]) == {"level", "tier", "rules", "reason", "route", "why"}
 
 
 def test_classify_other_tool() -> None:

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.events.records import ProgramStored
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
+
+
+@pytest.fixture
+async def runtime(asking_runtime):
+    """Every dangerous call asks here (tests/asking.py): verification of a step a person approved is the subject."""
+    return asking_runtime
 
 
 async def test_f02_a_step_that_needed_approval_is_not_re_executed_by_verification(runtime, run_approving, ws, db):

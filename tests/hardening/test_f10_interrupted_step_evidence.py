@@ -16,6 +16,7 @@ from engine.journal.receipt import Reversal
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
+from tests.asking import ASK_TABLE, asking
 
 
 class Crash(BaseException):
@@ -102,7 +103,7 @@ async def test_f10_an_append_the_crash_came_before_runs_once(tmp_path):
 async def test_f10_a_local_step_with_no_evidence_is_rolled_back_and_runs_once(tmp_path):
     """A confined command tells nothing about whether it ran, but its effect stays in the snapshotted
     workspace: resume rolls it back and runs it again, so the line is there once."""
-    home, ws = tmp_path / "home", tmp_path / "ws"
+    home, ws = asking(tmp_path / "home"), tmp_path / "ws"
     ws.mkdir()
     (ws / "log.txt").write_text("before\n")
     spec = TaskSpec(goal="Log by shell", agent=scripted([ToolCall("shell.run", {"command": "echo line >> log.txt"})]))
@@ -126,9 +127,29 @@ async def test_f10_a_local_step_with_no_evidence_is_rolled_back_and_runs_once(tm
         await runtime.close()
 
 
+async def test_f10_unasked_a_confined_step_with_no_evidence_is_rolled_back_and_run_again_once(tmp_path):
+    """Under the default routing the confined command runs unasked: resumed, its interrupted run is rolled back
+    and it runs again, once, with one receipt that undoes it."""
+    home, ws = tmp_path / "home", tmp_path / "ws"
+    ws.mkdir()
+    (ws / "log.txt").write_text("before\n")
+    spec = TaskSpec(goal="Log by shell", agent=scripted([ToolCall("shell.run", {"command": "echo line >> log.txt"})]))
+    task_id = await crash_after_effect(home, ws, spec)
+    runtime = await resume(home, ws)
+    try:
+        assert await runtime.pending_approvals() == []
+        assert (await runtime.queue.get(task_id)).status is TaskStatus.SUCCEEDED
+        assert (ws / "log.txt").read_text() == "before\nline\n", "rolled back, then run once"
+        [receipt] = await runtime.journal.for_task(task_id)
+        await runtime.undo(receipt.id)
+        assert (ws / "log.txt").read_text() == "before\n"
+    finally:
+        await runtime.close()
+
+
 async def test_f10_a_dangerous_local_step_is_rolled_back_and_asked_afresh(tmp_path):
     """Its approval was spent on the run the crash cut short; the new one says what became of that run."""
-    home, ws = tmp_path / "home", tmp_path / "ws"
+    home, ws = asking(tmp_path / "home"), tmp_path / "ws"
     (ws / "notes").mkdir(parents=True)
     (ws / "notes" / "a.txt").write_text("keep\n")
     spec = TaskSpec(goal="Clear notes", agent=scripted([ToolCall("shell.run", {"command": "rm -r notes"})]))
@@ -176,7 +197,7 @@ async def test_f10_a_dangerous_append_proven_not_to_have_run_is_asked_as_new(tmp
     home, ws = tmp_path / "home", tmp_path / "ws"
     ws.mkdir()
     home.mkdir()
-    (home / "policy.toml").write_text('[tools."fs.append"]\nlevel = "dangerous"\n')
+    (home / "policy.toml").write_text('[tools."fs.append"]\nlevel = "dangerous"\n' + ASK_TABLE)
     (ws / "log.txt").write_text("")
     task_id = await crash_after_effect(home, ws, APPEND)
     (ws / "log.txt").write_text("")  # the write never reached the file

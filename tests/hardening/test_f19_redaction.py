@@ -29,6 +29,7 @@ from engine.redaction.vault import VAULT_FILE
 from engine.runtime import Runtime, Switches
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
+from tests.asking import ASKING
 
 
 def _alnum(n: int) -> str:
@@ -62,7 +63,7 @@ async def test_no_planted_secret_reaches_the_database_events_or_snapshots(tmp_pa
         ToolCall("shell.run", {"command": f"export TOKEN={planted['jwt']}; echo \"$TOKEN\" > jwt.txt; "
                                           f"echo \"Authorization: Bearer $TOKEN\""}),
     ]))
-    runtime = await Runtime.open(home, ws, Switches())
+    runtime = await Runtime.open(home, ws, Switches(), policy=ASKING)  # a held call keeps its record too
     try:
         task = await runtime.submit(spec)
         await runtime.run_until_idle()
@@ -73,7 +74,7 @@ async def test_no_planted_secret_reaches_the_database_events_or_snapshots(tmp_pa
     finally:
         await runtime.close()
 
-    runtime = await Runtime.open(home, ws, Switches())  # another process's redactor: it knows nothing in memory
+    runtime = await Runtime.open(home, ws, Switches(), policy=ASKING)  # another process's redactor: it knows nothing
     try:
         await runtime.approve(waiting[0].id)
         await runtime.run_until_idle()

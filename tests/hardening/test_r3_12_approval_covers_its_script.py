@@ -17,6 +17,12 @@ from engine.gate.classifier import Classifier
 from engine.tasks.task import TaskSpec, TaskStatus, scripted
 from engine.tools.call import ToolCall
 
+
+@pytest.fixture
+async def runtime(asking_runtime):
+    """Every dangerous call asks here (tests/asking.py): what an approval pins is the subject; an unconfined shell would ask the same."""
+    return asking_runtime
+
 APPROVED = "echo approved > out.txt\n"
 REWRITTEN = "echo rewritten > out.txt\n"
 

@@ -37,7 +37,10 @@ DECIDER = "bench"
 POLL_S = 0.02
 ARM_TIMEOUT_S = 1800
 SETTLED = ("succeeded", "failed", "cancelled")
-POLICY = "".join(f'[tools."{name}"]\nlevel = "dangerous"\n\n' for name in sorted(GATED))
+# The gated operators are dangerous and held for a person by name: they are local and undoable, so without
+# `[ask]` the gate would run them unasked, and the bench measures approvals under kills.
+POLICY = "".join(f'[tools."{name}"]\nlevel = "dangerous"\n\n' for name in sorted(GATED)) + (
+    "[ask]\ntools = [" + ", ".join(f'"{name}"' for name in sorted(GATED)) + "]\n")
 
 
 @dataclass

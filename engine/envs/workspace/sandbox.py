@@ -6,8 +6,10 @@ there to reach), the workspace the only writable path, a private `/tmp`, home di
 `/run` and Warden's own home hidden (commands may run as root here: file modes alone would not
 keep them out), an empty environment (bubblewrap itself is started with none, so even the
 sandbox's pid 1 shows nothing in `/proc/1/environ`), no network unless granted, all
-capabilities dropped and no new privileges, and the whole process tree killed when the command
-times out. Only a confined run, with no network, is `local_reversible`.
+capabilities dropped and no new privileges, and the command held to its bounds (`bounds`: time,
+memory, processes, bytes written; each tmpfs it may write in is no larger than the write bound),
+its whole sandbox stopped past any of them (`Exceeded`). Only a confined run, with no network, is
+`local_reversible`.
 
 The layout is scanned as each command starts, so an entry it masks can be gone by the time
 bubblewrap mounts over it (a socket removed meanwhile): bubblewrap then cannot make the mount
@@ -21,18 +23,20 @@ never passed off as the command's exit.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import os
 import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
 from engine.envs.workspace import layout, overlay
+from engine.envs.workspace.bounds import MB, Bounds, Exceeded, Running, footprint, inventory, written_since
 from engine.errors import WardenError
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -48,8 +52,11 @@ class Confinement(StrEnum):
     REFUSED = "refused"
 
 
-class SandboxTimeout(WardenError):
+class SandboxTimeout(Exceeded):
     """The command ran past its time; its whole process tree was killed."""
+
+    def __init__(self, timeout: float) -> None:
+        super().__init__(f"timed out after {timeout:g}s (shell.timeout_seconds); its processes were killed")
 
 
 class SandboxSetupError(WardenError):
@@ -80,11 +87,20 @@ class Sandbox:
     timeout: float = 60.0
     hide: tuple[str, ...] = ()
     output_limit: int = 64 * 1024
+    bounds: Bounds = Bounds()
 
     @classmethod
     def detect(cls, bwrap: str | None = None, allow_unconfined: bool = False, egress: bool = False,
-               timeout: float = 60.0, hide: tuple[Path, ...] = ()) -> "Sandbox":
-        """Bubblewrap if it starts a sandbox here; else unconfined if the policy allows it; else refused."""
+               timeout: float = 60.0, hide: tuple[Path, ...] = (), bounds: Bounds | None = None) -> "Sandbox":
+        """Bubblewrap if it starts a sandbox here; else unconfined if the policy allows it; else refused.
+        `bounds`, when given, sets the time too (`timeout` is for callers that bound nothing else)."""
+        bounds = bounds if bounds is not None else Bounds(timeout=timeout)
+        found = cls._detect(bwrap, allow_unconfined, egress, bounds.timeout, hide)
+        return dataclasses.replace(found, bounds=bounds)
+
+    @classmethod
+    def _detect(cls, bwrap: str | None, allow_unconfined: bool, egress: bool, timeout: float,
+                hide: tuple[Path, ...]) -> "Sandbox":
         named = (str(Path(path).resolve()) for path in hide)
         hidden = tuple(dict.fromkeys([*_HIDDEN, os.path.realpath(Path.home()), *named]))
         binary = bwrap or shutil.which("bwrap")
@@ -115,8 +131,8 @@ class Sandbox:
         if self.bwrap is None:  # refused: there is no bubblewrap here to confine it
             raise WardenError(self.refusal() or "shell.run: this sandbox names no bubblewrap binary")
         reporting = ["--json-status-fd", str(status)] if status is not None else []
-        made = layout.mounts(str(root), self.hide, self.egress)
-        return [self.bwrap, *reporting, *layout.argv(made), "--chdir", str(root),
+        made = _sized(layout.argv(layout.mounts(str(root), self.hide, self.egress)), self.bounds.write_mb * MB)
+        return [self.bwrap, *reporting, *made, "--chdir", str(root),
                 "--unshare-all", *(["--share-net"] if self.egress else []),
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
                 "--setenv", "PATH", PATH, "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
@@ -135,7 +151,8 @@ class Sandbox:
         """Run the command with the workspace as its working directory; output is stdout and stderr.
 
         With a `layer` (only for a confined run) the command sees an overlay of the workspace and its
-        writes land in the layer's upper directory, not in the workspace (`overlay`)."""
+        writes land in the layer's upper directory, not in the workspace (`overlay`). A confined run past
+        one of its bounds raises `Exceeded` (its sandbox stopped); one past its time, `SandboxTimeout`."""
         if self.confinement is Confinement.REFUSED:
             raise WardenError(self.refusal())
         if layer is not None and self.confinement is not Confinement.BWRAP:
@@ -143,6 +160,7 @@ class Sandbox:
         if self.confinement is Confinement.UNCONFINED:
             env = {"PATH": PATH, "HOME": str(root), "LANG": "C.UTF-8"}
             return await self._spawn(self.argv(root, command), root, env)
+        written = await asyncio.to_thread(_measure, root, layer)
         said = ""
         for _ in range(SETUP_ATTEMPTS):
             report, status = os.pipe()
@@ -150,7 +168,8 @@ class Sandbox:
                 argv = await asyncio.to_thread(self.argv, root, command, status)  # scanned afresh each attempt
                 if layer is not None:
                     argv = overlay.launch(layer, root, argv)  # the launcher execs bubblewrap: the descriptor passes on
-                finished = await self._spawn(argv, root, {}, status)
+                running = await asyncio.to_thread(Running, self.bounds, written)
+                finished = await self._spawn(argv, root, {}, status, running)
                 if started(finished.code, _drain(report)):
                     return finished
                 said = _last_line(finished.output.decode(errors="replace"))  # all bubblewrap's: nothing else ran
@@ -171,22 +190,38 @@ class Sandbox:
 
         return _run_set_up(argv, timeout)
 
-    async def _spawn(self, argv: list[str], root: Path, env: dict[str, str], status: int | None = None) -> Finished:
-        """Run `argv` to its end, passing it the descriptor `status`; past the timeout, kill its process group."""
-        process = await asyncio.create_subprocess_exec(
-            *argv, cwd=root, env=env, stdin=asyncio.subprocess.DEVNULL, pass_fds=() if status is None else (status,),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
-        )
+    async def _spawn(self, argv: list[str], root: Path, env: dict[str, str], status: int | None = None,
+                     running: Running | None = None) -> Finished:
+        """Run `argv` to its end, passing it the descriptor `status`, within the bounds `running` enforces
+        (only the time without it); past one, kill its process group, which ends the sandbox's pid namespace."""
         try:
-            output, total = await asyncio.wait_for(_read(process, self.output_limit), self.timeout)
-        except TimeoutError:
-            _kill_group(process.pid)
-            await process.wait()
-            raise SandboxTimeout(f"shell.run: timed out after {self.timeout:g}s; its processes were killed") from None
+            process = await asyncio.create_subprocess_exec(
+                *argv, cwd=root, env=env, stdin=asyncio.subprocess.DEVNULL, pass_fds=() if status is None else (status,),
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
+                preexec_fn=running.preexec if running is not None else None,
+            )
+            return await self._await(process, running)
+        finally:
+            if running is not None:
+                await asyncio.to_thread(running.close)
+
+    async def _await(self, process: asyncio.subprocess.Process, running: Running | None) -> Finished:
+        """The process's end, or the first bound it exceeds (its group killed then)."""
+        reading = asyncio.ensure_future(_read(process, self.output_limit))
+        watching = asyncio.ensure_future(running.watch(process.pid)) if running is not None else None
+        waited = [task for task in (reading, watching) if task is not None]
+        try:
+            done, _ = await asyncio.wait(waited, timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED)
         except BaseException:
-            _kill_group(process.pid)
-            await process.wait()
+            await _stop(process, waited)
             raise
+        if reading not in done:
+            await _stop(process, waited)
+            raise watching.result() if watching is not None and watching in done else SandboxTimeout(self.timeout)
+        await _stop(process, waited)  # it has ended; only the watcher is left to cancel
+        output, total = reading.result()
+        if running is not None and (found := await asyncio.to_thread(running.ended)) is not None:
+            raise found
         return Finished(await process.wait(), output, total)  # it has exited: this is its code
 
 
@@ -249,6 +284,34 @@ def _run_set_up(argv: Callable[[int], list[str]], timeout: float) -> subprocess.
             os.close(report)
             os.close(status)
     raise SandboxSetupError(said)
+
+
+async def _stop(process: asyncio.subprocess.Process, tasks: Sequence[asyncio.Future]) -> None:
+    """Kill the process group (if it still runs), wait for it, and cancel the reader and the watcher."""
+    if process.returncode is None:
+        _kill_group(process.pid)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await process.wait()
+
+
+def _measure(root: Path, layer: Path | None) -> Callable[[], int]:
+    """What counts as written (blocking): the upper layer's bytes on an overlay, else those of every file
+    new or changed in the workspace."""
+    if layer is not None:
+        return functools.partial(footprint, layer / "upper")
+    before = inventory(root)
+    return functools.partial(written_since, root, before)
+
+
+def _sized(args: list[str], size: int) -> list[str]:
+    """The mount arguments with every tmpfs no larger than `size` bytes: a private `/tmp` is memory,
+    and a command must not be able to fill it without bound."""
+    sized: list[str] = []
+    for arg in args:
+        sized += ["--size", str(size), arg] if arg == "--tmpfs" else [arg]
+    return sized
 
 
 def _kill_group(pid: int) -> None:

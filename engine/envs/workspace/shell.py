@@ -14,6 +14,11 @@ as before, once every file sharing its inode with a name outside the workspace h
 own (`links`): in place, a write through such a hard link would change the outside file. Either
 way: no manifest in the snapshot directory means the workspace was not touched, and no file the
 command leaves keeps a setuid or setgid bit (`privileges`).
+
+A confined command runs unasked, so its bounds (`bounds`) are part of its containment: one stopped
+past any of them (time included) has nothing it wrote applied. On the overlay its layer is
+discarded, with an empty manifest; in place the workspace is put back from the snapshot taken
+before it (or, with none to restore, the step says what it wrote was kept).
 """
 
 from __future__ import annotations
@@ -29,9 +34,10 @@ from typing import Any
 
 from engine.envs.environment import SnapshotDeclined
 from engine.envs.workspace import links, overlay, pinning, privileges, snapshot
+from engine.envs.workspace.bounds import Exceeded
 from engine.envs.workspace.environment import KIND, WorkspaceEnv
 from engine.envs.workspace.files import RESTORE
-from engine.envs.workspace.sandbox import Finished, Sandbox, SandboxTimeout
+from engine.envs.workspace.sandbox import Finished, Sandbox
 from engine.journal import deferred
 from engine.tier import Tier
 from engine.tools.pins import Pin
@@ -72,7 +78,9 @@ def shell_tool(sandbox: Sandbox) -> Tool:
                 await asyncio.to_thread(_snapshot, env, ["."], into)
                 costs["snapshot_ms"] = _ms(started)
             try:
-                finished = await _run(sandbox, env.root, args["command"])
+                finished = await sandbox.run(env.root, args["command"])
+            except Exceeded as exc:
+                raise ToolError(await asyncio.to_thread(_put_back, env, into, exc)) from None
             finally:
                 await asyncio.to_thread(privileges.strip_tree, env.root)
             return _output(finished, sandbox, {"changed": None, "overlay": problem, "costs": costs})
@@ -98,25 +106,22 @@ def shell_tool(sandbox: Sandbox) -> Tool:
 
 async def _on_overlay(sandbox: Sandbox, env: WorkspaceEnv, command: str, into: Path | None,
                       costs: dict[str, float]) -> ToolOutput:
-    """Run on an overlay, then snapshot what it changed and apply it, even when the command failed or
-    timed out (what it did is kept, as without an overlay); an error before that leaves an empty manifest."""
+    """Run on an overlay, then snapshot what it changed and apply it, even when the command failed; an error
+    before that, or a bound exceeded (time included), discards the layer and leaves an empty manifest."""
     base = into.parent if into is not None else Path(tempfile.gettempdir())
     layer = overlay.make_layer(Path(tempfile.mkdtemp(prefix=overlay.LAYER_PREFIX, dir=base)), env.root)
     try:
-        finished: Finished | SandboxTimeout
         try:
             finished = await sandbox.run(env.root, command, layer=layer)
-        except SandboxTimeout as exc:
-            finished = exc
-        except Exception:
+        except Exception as exc:
             if into is not None:
                 await asyncio.to_thread(_snapshot, env, [], into)
+            if isinstance(exc, Exceeded):
+                raise ToolError(f"{exc}; nothing it wrote was applied") from None
             raise
         changed = await asyncio.to_thread(_settle, env, layer, into, costs)
     finally:
         await asyncio.to_thread(overlay.remove_layer, layer)
-    if isinstance(finished, SandboxTimeout):
-        raise ToolError(f"{finished} (what it changed was kept: {len(changed)} path(s))") from None
     return _output(finished, sandbox, {"changed": changed, "costs": costs})
 
 
@@ -145,10 +150,19 @@ def _snapshot(env: WorkspaceEnv, paths: list[str], into: Path) -> None:
         deferred.decline(into, str(declined))
 
 
+def _put_back(env: WorkspaceEnv, into: Path | None, exceeded: Exceeded) -> str:
+    """After a command run in place was stopped past a bound: the workspace restored from the snapshot taken
+    before it, when there is one; the step's one-line error either way."""
+    if into is None or not (into / deferred.MANIFEST).exists():
+        return f"{exceeded}; what it wrote was kept (no snapshot to restore the workspace from)"
+    snapshot.restore(env, into)
+    return f"{exceeded}; nothing it wrote was applied (the workspace was restored from its snapshot)"
+
+
 async def _run(sandbox: Sandbox, root: Path, command: str) -> Finished:
     try:
         return await sandbox.run(root, command)
-    except SandboxTimeout as exc:
+    except Exceeded as exc:
         raise ToolError(str(exc)) from None
 
 

@@ -6,7 +6,8 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from engine.gate.paths import escapes_workspace, is_auth_file, is_root, is_secret, is_startup, is_system, is_tool_config
+from engine.gate.paths import (escapes_workspace, is_auth_file, is_root, is_secret, is_startup, is_system, is_tool_config,
+                              is_unseen_config)
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, LOCAL, CallRule, Pack
 from engine.gate.verdict import Level
 from engine.tier import Tier
@@ -95,6 +96,18 @@ def _tool_config(call: ToolCall) -> str | None:
     return next((path for path in _paths(call) if is_tool_config(path)), None)
 
 
+def _unseen_config(call: ToolCall) -> str | None:
+    """The first hook or hidden setting a file call changes (`is_unseen_config`)."""
+    found = _tool_config(call)
+    return next((path for path in _paths(call) if is_unseen_config(path)), None) if found else None
+
+
+def _secret_touched(call: ToolCall) -> str | None:
+    """What a file call does to a key or credential file, named for the approver (`fs.read ~/.ssh/id_rsa`)."""
+    path = next((path for path in _paths(call) if is_secret(path)), None)
+    return None if path is None else f"{call.tool} {path}"
+
+
 def _label(call: ToolCall) -> str:
     """The words naming the control a call acts on: its name, label, selector or (for a click) its text."""
     keys = ("name", "text", "label", "selector", "css", "xpath", "placeholder", "role", "target", "description",
@@ -152,6 +165,12 @@ RULES = [
              examples=(_fs("fs.append", path=".git/config", content="x"), _fs("fs.move", src="x", dst=".git/hooks/pre-commit"),
                        _fs("fs.write", path="Makefile", content="x"), _fs("fs.mkdir", path=".vscode")),
              counter=(_fs("fs.write", path="src/app.py", content="x"), _fs("fs.read", path=".git/config"))),
+    CallRule("fs.unseen-config", DANGEROUS, ("exec", "injection"),
+             "changes hooks or settings that git, an editor or the shell run unseen, outside the sandbox",
+             ("fs.*",), _unseen_config, IRREVERSIBLE, cite=True,
+             examples=(_fs("fs.append", path=".git/config", content="x"), _fs("fs.write", path=".envrc", content="x"),
+                       _fs("fs.move", src="x", dst=".git/hooks/pre-commit")),
+             counter=(_fs("fs.write", path="Makefile", content="x"), _fs("fs.read", path=".git/config"))),
     _r("fs.tool-system", DANGEROUS, "fs", "changes a file under a system directory", "fs.*",
        lambda c: any(is_system(p) for p in _paths(c)) and c.tool != "fs.read", IRREVERSIBLE,
        examples=(_fs("fs.write", path="/etc/hosts", content="x"), _fs("fs.mkdir", path="/usr/local/x")),
@@ -160,10 +179,12 @@ RULES = [
        lambda c: any(is_startup(p) for p in _paths(c)) and c.tool != "fs.read", IRREVERSIBLE,
        examples=(_fs("fs.append", path="~/.bashrc", content="x"), _fs("fs.write", path="/etc/cron.d/job", content="x")),
        counter=(_fs("fs.append", path="bashrc.txt", content="x"),)),
-    _r("fs.tool-secret", DANGEROUS, "fs creds", "touches keys or credentials", "fs.*",
-       lambda c: any(is_secret(p) for p in _paths(c)),
-       examples=(_fs("fs.write", path="~/.ssh/id_rsa", content="x"), _fs("fs.move", src=".env", dst="x")),
-       counter=(_fs("fs.write", path="src/env.py", content="x"),)),
+    CallRule("fs.tool-secret", DANGEROUS, ("fs", "creds"),
+             "reads, writes, moves or deletes keys or credentials (a secret read leaves with the next model call)",
+             ("fs.*",), _secret_touched, IRREVERSIBLE, cite=True,
+             examples=(_fs("fs.write", path="~/.ssh/id_rsa", content="x"), _fs("fs.move", src=".env", dst="x"),
+                       _fs("fs.read", path="~/.codex/auth.json")),
+             counter=(_fs("fs.write", path="src/env.py", content="x"), _fs("fs.read", path="~/.ssh/known_hosts"))),
     _r("fs.tool-outside", DANGEROUS, "fs", "writes outside the agent's workspace", "fs.*",
        lambda c: any(escapes_workspace(p) for p in _paths(c)) and c.tool != "fs.read",
        examples=(_fs("fs.write", path="/tmp/x", content="x"), _fs("fs.write", path="../x", content="x")),

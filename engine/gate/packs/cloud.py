@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.gate.packs.model import Pack, Proof
+import re
+
+from engine.gate.packs.model import DANGEROUS, IRREVERSIBLE, Pack, Proof, rule
 from engine.gate.proof import Options, options, subcommands, unless_env
 from engine.gate.shell.view import Command
 
@@ -220,5 +222,135 @@ PROVEN = (
     "op item list --vault dev",
 )
 
+# What a cloud CLI's command path says it does. A word of the path (`delete-db-instance`, `pg:reset`,
+# `instances delete`) is split at `-`, `:` and `_`; its parts are matched against these tables, so one
+# rule covers every operation of a kind and its reason is true of each.
+_DELETES = frozenset("delete destroy remove rm terminate purge drop rb deprovision down wipe".split())
+_RESETS = frozenset({"reset", "truncate", "flush", "flushall", "flushdb"})
+_CHANGES = frozenset(
+    "create update set add patch replace apply deploy resize enable disable attach detach upgrade rollback restore"
+    " promote failover tag untag grant revoke assign unassign put modify start stop restart reboot import register"
+    " deregister associate disassociate authorize allocate release run scale suspend resume undelete rename move"
+    " copy cancel accept reject reset push publish rotate".split())
+_DATABASES = frozenset(
+    "rds sql db d1 database databases postgres postgresql pg mysql mariadb cosmosdb dynamodb redis memorystore spanner"
+    " bigtable firestore datastore docdb documentdb neptune redshift elasticache mongo mongodb alloydb aurora"
+    " timestream keyspaces bigquery bq cassandra".split())
+# Names of database add-ons and services clear anywhere on the line (`addons:destroy heroku-postgresql`).
+_DATABASE_NAMES = re.compile(r"(?i)postgres|mysql|mariadb|redis|mongodb|cosmosdb|dynamodb")
+# CLIs of clouds and hosting platforms whose commands act on remote resources, and programs whose only job is
+# deleting a database.
+HOSTED = frozenset("aws gcloud az heroku supabase pscale planetscale flyctl fly doctl wrangler firebase vercel netlify"
+                   " railway neonctl turso linode-cli hcloud vultr-cli scw exo oci ibmcloud render".split())
+_DATABASE_DROPPERS = frozenset({"dropdb"})
+# Where a command is about secrets and keys (secret managers and key services), the CLI's own sign-in or
+# settings, or the objects in remote storage: other rules say those (`creds.secret-store-write`,
+# `creds.cli-login`, `net.cloud-sync`).
+_SECRET_SERVICES = {"aws": frozenset({"secretsmanager", "ssm", "kms"}), "gcloud": frozenset({"secrets", "kms"}),
+                    "az": frozenset({"keyvault"})}
+_SIGN_IN = {"aws": frozenset({"configure", "sso", "login", "logout"}),
+            "gcloud": frozenset({"auth", "config", "init"}), "az": frozenset({"login", "logout", "account", "config",
+                                                                               "configure"}),
+            "vault": frozenset({"login"}), "doppler": frozenset({"login", "logout", "setup", "configure"}),
+            "op": frozenset({"signin", "signout", "account"}), "bw": frozenset({"login", "logout", "unlock", "config"}),
+            "infisical": frozenset({"login", "init"}), "heroku": frozenset({"login", "logout", "auth:login",
+                                                                            "auth:logout"}),
+            "flyctl": frozenset({"auth"}), "fly": frozenset({"auth"}), "doctl": frozenset({"auth"}),
+            "vercel": frozenset({"login", "logout"}), "netlify": frozenset({"login", "logout"}),
+            "firebase": frozenset({"login", "logout"}), "wrangler": frozenset({"login", "logout"}),
+            "supabase": frozenset({"login", "logout"}), "railway": frozenset({"login", "logout"})}
+_SIGN_IN_VERBS = _CHANGES | _DELETES | frozenset(
+    "login logout signin signout init setup unlock configure unset activate revoke".split())
+SIGNS_IN = frozenset(_SIGN_IN)
+_AZ_STORAGE = frozenset("blob container file fs directory share queue table copy remove entity message".split())
+
+
+def _parts(word: str) -> list[str]:
+    return re.split(r"[-:_.]", word.lower())
+
+
+def _path(cmd: Command) -> list[str]:
+    """The command path: operands up to and including the first whose parts name a deletion or a change."""
+    path: list[str] = []
+    for word in cmd.operands[:6]:
+        path.append(word)
+        if any(part in _DELETES or part in _CHANGES for part in _parts(word)):
+            break
+    return path
+
+
+def secret_service(cmd: Command) -> bool:
+    """A command of a cloud's secret manager or key service (`aws secretsmanager …`, `gcloud kms …`, `aws ssm
+    put-parameter`; not `aws ssm send-command`)."""
+    first, second = (cmd.operands + ("", ""))[:2]
+    return first in _SECRET_SERVICES.get(cmd.name, ()) and (first != "ssm" or "parameter" in second)
+
+
+def signs_in(cmd: Command) -> bool:
+    """A CLI signing in or out, or changing its own settings (`aws configure set`, `gcloud config set`, `az
+    login`, `vault login`); listing them (`gcloud config list`, `aws configure list`) changes nothing."""
+    operands = cmd.operands
+    if not operands or operands[0] not in _SIGN_IN.get(cmd.name, ()):
+        return False
+    words = operands[1:4] if len(operands) > 1 else operands[:1]
+    return any(part in _SIGN_IN_VERBS for word in words for part in _parts(word))
+
+
+def remote_storage(cmd: Command) -> bool:
+    """A command on objects in remote storage: `aws s3`, `gcloud storage`, `az storage blob`, gsutil, rclone."""
+    if cmd.name in ("rclone", "gsutil", "s3cmd", "azcopy"):
+        return True
+    first, second = (cmd.operands + ("", ""))[:2]
+    if cmd.name == "aws":
+        return first == "s3" or (first == "s3api" and second.endswith(("-object", "-objects")))
+    if cmd.name == "gcloud":
+        return first == "storage"
+    return cmd.name == "az" and first == "storage" and second in _AZ_STORAGE
+
+
+def _resources(cmd: Command) -> bool:
+    return not (secret_service(cmd) or signs_in(cmd) or remote_storage(cmd))
+
+
+def _deletes(cmd: Command) -> bool:
+    if cmd.name in _DATABASE_DROPPERS:
+        return True
+    return any(part in _DELETES or (part in _RESETS and _database(cmd)) for word in _path(cmd) for part in _parts(word))
+
+
+def _database(cmd: Command) -> bool:
+    if cmd.name in _DATABASE_DROPPERS:
+        return True
+    if any(part in _DATABASES for word in _path(cmd) for part in _parts(word)):
+        return True
+    return _DATABASE_NAMES.search(cmd.text) is not None
+
+
+def _changes(cmd: Command) -> bool:
+    return any(part in _CHANGES for word in _path(cmd) for part in _parts(word))
+
+
+RULES = [
+    rule("cloud.delete-database", DANGEROUS, "fs net", "deletes or resets a hosted database (its data cannot be restored)",
+         names=" ".join(HOSTED | _DATABASE_DROPPERS), tier=IRREVERSIBLE,
+         test=lambda c: _resources(c) and _deletes(c) and _database(c),
+         examples=["aws rds delete-db-instance --db-instance-identifier db", "gcloud sql instances delete db",
+                   "az sql db delete -g rg -s srv -n db", "heroku pg:reset DATABASE_URL", "supabase db reset", "dropdb app",
+                   "heroku addons:destroy heroku-postgresql", "aws dynamodb delete-table --table-name t"],
+         counter=["aws rds describe-db-instances", "az vm delete -g rg -n db", "gcloud compute instances reset vm"]),
+    rule("cloud.delete", DANGEROUS, "fs net", "deletes cloud or hosting resources (instances, apps, projects, clusters…)",
+         names=" ".join(HOSTED), tier=IRREVERSIBLE, test=lambda c: _resources(c) and _deletes(c) and not _database(c),
+         examples=["aws ec2 terminate-instances --instance-ids i-1", "gcloud projects delete p", "az group delete -n rg",
+                   "fly apps destroy app", "vercel remove app --yes", "az vm delete -g rg -n db"],
+         counter=["aws ec2 describe-instances", "aws rds delete-db-instance --db-instance-identifier db",
+                  "aws s3 rm s3://b/x", "gcloud secrets delete s"]),
+    rule("cloud.change", DANGEROUS, "net", "creates or changes cloud or hosting resources", names=" ".join(HOSTED),
+         tier=IRREVERSIBLE, test=lambda c: _resources(c) and not _deletes(c) and _changes(c),
+         examples=["aws ec2 create-security-group --group-name x --description y", "gcloud compute instances create vm",
+                   "az vm create -g rg -n vm --image ubuntu", "gcloud compute instances reset vm"],
+         counter=["aws ec2 describe-instances", "gcloud config set project p", "aws s3 cp a s3://b/",
+                  "az keyvault secret set --vault-name kv -n s --value v"]),
+]
+
 PACK = Pack("cloud", "Cloud and secret-manager CLIs that only read: aws, gcloud and az by their verb; vault, doppler "
-            "and op by table.", read_only=READ_ONLY, proven=PROVEN)
+            "and op by table; deleting and changing cloud resources.", rules=RULES, read_only=READ_ONLY, proven=PROVEN)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from engine.gate.globs import HAS_GLOB, candidates, expand, matches
-from engine.gate.paths import fold, is_secret
-from engine.gate.packs import macos
+from engine.gate.paths import SEARCHERS, fold, is_secret
+from engine.gate.packs import cloud, macos
 from engine.gate.packs.disks import only_with
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, any_operand, rule
 from engine.gate.proof import at_most, harmless_pager, options, subcommands
@@ -85,9 +85,35 @@ def _hooks(cmd: Command) -> bool:
     return any(_HOOK_VARIABLE.fullmatch(k) and not (k in values and harmless_pager(k, values[k])) for k in names)
 
 
+def _prints_credential(cmd: Command) -> str | None:
+    """What stored secret a CLI prints (`gh auth token`, `vault kv get`); deleting one prints nothing."""
+    found = reads.printed_credential(cmd)
+    if found is None or _SECRET_CHANGE.search(cmd.text) is not None:
+        return None
+    return found.what
+
+
+_SECRET_CHANGE = re.compile(r"(?:^|\s)(?:delete|destroy|remove|rm|put|set|upload|update|create|rotate)(?:\s|$)")
+# Secret managers whose every command is about secrets; the clouds' CLIs only in their secret and key services.
+_SECRET_MANAGERS = frozenset({"vault", "doppler", "op", "bw", "infisical"})
+
+
+def _secret_store(cmd: Command) -> bool:
+    """A command of a secret manager, or of a cloud's secret or key service, and not the CLI signing in."""
+    if cloud.signs_in(cmd):
+        return False
+    return cmd.name in _SECRET_MANAGERS or cloud.secret_service(cmd)
+
+
+def _credential_in_environment(cmd: Command) -> str | None:
+    """A variable named like a secret given a value in front of the command (`AWS_SECRET_ACCESS_KEY=… aws`):
+    the program takes it as its credential."""
+    return next((name for name, value in cmd.env.items() if value and reads.SECRET_VARIABLE.search(name)), None)
+
+
 RULES = [
     rule("creds.read-secret", DANGEROUS, "creds", "reads a secret location (keys, credentials, password hashes, environ)",
-         trigger=True, cite=True,
+         tier=IRREVERSIBLE, trigger=True, cite=True,
          examples=["cat ~/.ssh/id_rsa", "sort ~/.aws/credentials", "cat < /etc/shadow", "cat .env", "cat /etc/shado?",
                    "cd ~/.ssh && paste id_rsa", "date -f ~/.ssh/id_rsa", "ls ~/.ssh | xargs cat"],
          counter=["cat /etc/passwd /etc/group", "cat README.md", "ls -la ~/.ssh", "cat *.txt"]),
@@ -98,16 +124,17 @@ RULES = [
          counter=["cat /etc/shadow", "sudo chmod 640 /etc/shadow", "sudo cat /etc/passwd", "sudo ls -l /etc/shadow"]),
     rule("creds.print-secret", DANGEROUS, "creds", "prints a stored secret or credential",
          names="gh gcloud az aws vault op pass gopass secret-tool kubectl doppler bw security heroku vercel gpg gpg2",
-         test=lambda c: (found := reads.printed_credential(c)) is not None and found.what, cite=True,
+         tier=IRREVERSIBLE, test=_prints_credential, cite=True,
          examples=["aws secretsmanager get-secret-value --secret-id x", "gh auth token", "vault kv get secret/db",
                    "kubectl get secret db -o yaml", "doppler secrets download --no-file --format json", "gpg -d notes.gpg"],
          counter=["aws s3 ls", "kubectl get secrets", "gh auth status", "vault kv list secret/", "gpg --list-keys"]),
     rule("creds.env-dump", DANGEROUS, "creds", "prints the environment, where tokens and passwords often live",
-         names="printenv export declare typeset readonly local set ps jq yq", test=lambda c: reads.dumps_environment(c),
+         names="printenv export declare typeset readonly local set ps jq yq", tier=IRREVERSIBLE,
+         test=lambda c: reads.dumps_environment(c),
          examples=["printenv", "printenv API_TOKEN", "env", "export -p", "set", "declare -x", "ps eww", "jq -n env"],
          counter=["ps aux", "ps -ef", "set -e", "jq .env package.json", "export FOO=bar"]),
     rule("creds.secret-variable", DANGEROUS, "creds", "expands a variable named like a secret (token, password, key)",
-         trigger=True, cite=True, examples=["echo $GITHUB_TOKEN", "printf %s \"$DB_PASSWORD\""],
+         tier=IRREVERSIBLE, trigger=True, cite=True, examples=["echo $GITHUB_TOKEN", "printf %s \"$DB_PASSWORD\""],
          counter=["echo $HOME", "echo '$GITHUB_TOKEN'"]),
     rule("creds.delete-key", DANGEROUS, "creds fs", "deletes key material", names="rm shred unlink",
          test=lambda c: any_operand(c, is_secret), examples=["rm ~/.ssh/id_rsa"], counter=["rm a.txt"]),
@@ -122,18 +149,38 @@ RULES = [
          test=lambda c: not c.flags & {"-l", "-L", "-F"}, examples=["ssh-copy-id user@host", "ssh-keygen -t ed25519"],
          counter=["ssh-add -l"]),
     rule("creds.keychain", DANGEROUS, "creds", "reads or changes the system keychain or keyring",
-         names="security secret-tool keyctl kwallet-query pass gopass",
+         names="security secret-tool keyctl kwallet-query pass gopass", tier=IRREVERSIBLE,
          test=lambda c: c.name != "security" or macos.READ_ONLY["security"](c) is not None,
          examples=["security find-generic-password -wa x", "security list-keychains -s x.keychain"],
          counter=["security list-keychains", "security find-certificate -a -p"]),
     rule("creds.export-secret-key", CATASTROPHIC, "creds", "exports private signing keys", names="gpg gpg2",
          tier=IRREVERSIBLE, args=r"--export-secret(?:-sub)?-keys", examples=["gpg --export-secret-keys -a"],
          counter=["gpg --list-keys"]),
-    rule("creds.secret-store-write", DANGEROUS, "creds net", "changes or deletes secrets in a secret manager",
+    rule("creds.secret-store-write", DANGEROUS, "creds net", "changes or deletes secrets or keys in a secret manager, or who may read them",
          names="vault doppler op aws gcloud az bw infisical", tier=IRREVERSIBLE,
-         args=r"\b(?:delete|destroy|put|write|update|create|set|rotate|revoke|disable|enable|patch|rollback|restore|remove|edit|upload|import|setup|login|unseal|seal)\b|put-secret-value|update-secret|delete-secret",
-         examples=["vault kv destroy -versions=1 secret/x", "doppler secrets delete API_KEY", "op item delete 4f3b2c"],
-         counter=["vault kv list secret/"]),
+         args=r"\b(?:delete|destroy|put|write|update|create|set|rotate|revoke|disable|enable|patch|rollback|restore|remove|edit|upload|import|unseal|seal|schedule-key-deletion)\b|put-secret-value|update-secret|delete-secret",
+         test=_secret_store,
+         examples=["vault kv destroy -versions=1 secret/x", "doppler secrets delete API_KEY", "op item delete 4f3b2c",
+                   "aws secretsmanager delete-secret --secret-id x", "az keyvault secret delete --vault-name kv -n s",
+                   "gcloud kms keys versions destroy 1 --key k"],
+         counter=["vault kv list secret/", "aws rds delete-db-instance --db-instance-identifier x",
+                  "gcloud sql instances delete db", "az group delete -n rg", "vault login", "aws ssm send-command"]),
+    rule("creds.cli-login", DANGEROUS, "creds net", "signs a CLI in or out, or changes its configuration or credentials",
+         names=" ".join(cloud.SIGNS_IN), tier=IRREVERSIBLE, test=cloud.signs_in,
+         examples=["aws configure set region us-east-1", "gcloud auth login", "gcloud config set project p", "az login",
+                   "vault login", "op signin", "aws sso login"],
+         counter=["aws configure list", "gcloud config list", "gcloud auth list", "az account show"]),
+    rule("creds.search-secrets", DANGEROUS, "creds", "searches a home directory or the whole filesystem for keys, "
+         "tokens or passwords", names=" ".join(sorted(SEARCHERS)), tier=IRREVERSIBLE, test=lambda c: reads.searches_for_secrets(c),
+         cite=True,
+         examples=["grep -r \"BEGIN.*PRIVATE KEY\" ~", "rg -l AKIA /", "find ~ -name 'id_*'", "locate .pem",
+                   "grep -rl password ~/", "ag token ~", "find / -name '*.pem'"],
+         counter=["grep -rn TODO src", "rg -l AKIA .", "find . -name '*.py'", "locate README", "grep password ~/notes.txt"]),
+    rule("creds.pass-credential", DANGEROUS, "creds", "hands the program a credential in its environment", scope="env",
+         tier=IRREVERSIBLE, test=_credential_in_environment, cite=True,
+         examples=["AWS_SECRET_ACCESS_KEY=abc123 aws s3 ls", "GITHUB_TOKEN=ghp_x gh repo list",
+                   "OPENAI_API_KEY=sk-x python3 app.py"],
+         counter=["AWS_REGION=eu-west-1 aws s3 ls", "GITHUB_TOKEN= gh repo list", "FOO=1 ls"]),
     rule("creds.env-hook", DANGEROUS, "creds injection", "sets a variable that makes programs load or run attacker code", scope="env",
          test=_hooks,
          examples=["export LD_PRELOAD=/tmp/evil.so", "PAGER='sh -c id' git -p help", "CRASHPAGER=/tmp/x crash -h",

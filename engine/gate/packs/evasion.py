@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.gate.paths import is_startup, is_tool_config
+from engine.gate.paths import is_startup, is_tool_config, is_unseen_config
 from engine.gate.packs import macos, security
 from engine.gate.packs.model import DANGEROUS, IRREVERSIBLE, Pack, any_operand, rule
 from engine.gate.shell.modes import sets_privilege_bits
@@ -33,6 +33,12 @@ def _writes_tool_config(cmd) -> str | None:
     return None
 
 
+def _writes_unseen_config(cmd) -> str | None:
+    """The first hook or hidden setting the command writes (`is_unseen_config`), named for the approver."""
+    found = _writes_tool_config(cmd)
+    return next((path for path in written(cmd) if is_unseen_config(path)), None) if found else None
+
+
 def _switches_off(cmd: Command) -> bool:
     """Any use but the status and listing forms the security and macOS packs prove read-only."""
     if cmd.name == "sysctl":
@@ -47,6 +53,11 @@ RULES = [
          examples=["echo '[core] fsmonitor = ./x' >> .git/config", "cp x .git/hooks/pre-commit", "tee Makefile",
                    "sed -i s/a/b/ package.json", "cd .git && echo x >> config", "mkdir -p .vscode"],
          counter=["echo x >> notes.txt", "cat .git/config", "cp notes.txt notes.bak"]),
+    rule("fs.write-unseen-config", DANGEROUS, "exec injection", "writes hooks or settings that git, an editor or the "
+         "shell run unseen, outside the sandbox", test=_writes_unseen_config, cite=True, tier=IRREVERSIBLE,
+         examples=["echo '[core] fsmonitor = ./x' >> .git/config", "cp x .git/hooks/pre-commit", "tee .envrc",
+                   "mkdir -p .vscode"],
+         counter=["tee Makefile", "sed -i s/a/b/ package.json", "echo x >> notes.txt", "cat .git/config"]),
     rule("evasion.startup-file", DANGEROUS, "evasion", "changes a shell start-up file, autostart entry or service unit",
          test=_writes_startup, tier=IRREVERSIBLE,
          examples=["echo backdoor >> ~/.bashrc", "cp evil.service /etc/systemd/system/", "tee -a ~/.ssh/authorized_keys"],

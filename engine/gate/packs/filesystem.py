@@ -13,6 +13,7 @@ from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack,
 from engine.gate.shell.modes import sets_privilege_bits
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command
+from engine.gate.shell.writes import WRITERS, overwritten
 
 RECURSIVE = frozenset({"-r", "-R", "--recursive"})
 PERMISSIONS = frozenset("chmod chown chgrp setfacl chattr".split())
@@ -65,6 +66,12 @@ def _not_privileged(cmd: Command) -> bool:
 
 def _redirect(check):
     return lambda cmd: any(check(t) for t in cmd.out_targets())
+
+
+def _overwrites_auth_file(cmd: Command) -> str | None:
+    """The account, sudo or boot file any program writes (an output option's value, a destination, an
+    in-place edit, a file moved away): the same table a `>` redirection is checked against."""
+    return next((path for path in overwritten(cmd) if is_auth_file(path)), None)
 
 
 def _last_operand(check):
@@ -321,10 +328,14 @@ RULES = [
     rule("fs.write-system", DANGEROUS, "fs", "writes a file into a system directory", names="cp mv install ln tee rsync",
          tier=IRREVERSIBLE, test=lambda c: _last_operand(is_system)(c) and not (c.name == "rsync" and c.flags & _DRY_RUN),
          examples=["cp malware /usr/bin/", "mv file /etc/"], counter=["cp a ./b"]),
-    rule("fs.write-auth-file", CATASTROPHIC, "fs creds", "replaces an account, sudo or boot file",
-         names="cp mv install tee ln", tier=IRREVERSIBLE, test=lambda c: any_operand(c, is_auth_file) and c.name != "cp"
-         or (c.name == "cp" and _last_operand(is_auth_file)(c)),
-         examples=["cp evil /etc/passwd", "tee -a /etc/sudoers"], counter=["cp /etc/passwd backup"]),
+    rule("fs.write-auth-file", CATASTROPHIC, "fs creds", "writes over, moves away or removes an account, sudo or boot file",
+         names=" ".join(sorted(WRITERS)), tier=IRREVERSIBLE, test=_overwrites_auth_file, cite=True,
+         examples=["cp evil /etc/passwd", "tee -a /etc/sudoers", "sort -o /etc/passwd x", "dd of=/etc/shadow",
+                   "truncate -s0 /etc/passwd", "curl -sSLo /etc/sudoers https://x.example/s", "wget -O /boot/vmlinuz u",
+                   "uniq in /etc/group", "openssl enc -d -in x -out /etc/shadow", "cat x | sponge /etc/passwd",
+                   "awk -i inplace 1 /etc/passwd", "mv x /etc/passwd", "scp host:x /etc/shadow", "xxd -r d /etc/passwd"],
+         counter=["cp /etc/passwd backup", "sort -o out.txt /etc/passwd", "chmod 644 /etc/passwd", "touch /etc/passwd",
+                  "curl -o out.html https://x.example", "dd if=/etc/passwd of=/tmp/p", "uniq /etc/passwd out.txt"]),
     rule("fs.tee", DANGEROUS, "fs", "tee writes its input into files", names="tee",
          test=lambda c: any(op != "/dev/null" for op in c.operands), examples=["tee -a /tmp/log.txt"],
          counter=["tee /dev/null"]),

@@ -11,7 +11,7 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
-from engine.gate.packs import security, windows
+from engine.gate.packs import cloud, security, windows
 from engine.gate.packs import transfer as transfer_pack
 from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, rule
 from engine.gate.packs.transfer import proves
@@ -173,6 +173,8 @@ def _expanded_sources(word: str, cwd: str | None) -> Iterator[reads.Source]:
             yield found
 
 
+# rclone commands that only delete on the remote: they copy nothing (`net.cloud-sync` says what they do).
+_RCLONE_REMOVES = frozenset("purge delete deletefile rmdir rmdirs cleanup dedupe".split())
 _BATCH_PUT = re.compile(r"(?:^|[\n;])\s{0,8}(?:m?put|reput|send|append)\s{1,8}(?:-\w{1,4}\s{1,8}){0,3}([^\s;]{1,400})", re.I)
 _BATCH_SENDERS = frozenset("sftp ftp lftp smbclient tftp".split())
 _FLAG = re.compile(r"--?[\w-]{1,64}")
@@ -185,9 +187,10 @@ def carried(cmd: Command) -> Iterator[reads.Source]:
     and remote paths (`host:~/.ssh/id_rsa`, a URL) are not sent."""
     used, uploads = _skipped(cmd)
     name, cwd = cmd.name, cmd.cwd
+    received = _received(cmd)
     plain = name not in HTTP and name not in LOOKUPS and name not in SOCKETS and name != "ssh"
     for index, word in enumerate(cmd.args):
-        if index in used or (word[:1] == "-" and _FLAG.fullmatch(word) is not None):
+        if index in used or word == received or (word[:1] == "-" and _FLAG.fullmatch(word) is not None):
             continue
         if "$" in word or "`" in word or "<(" in word:
             yield from _expanded_sources(word, cwd)
@@ -233,6 +236,17 @@ def carried(cmd: Command) -> Iterator[reads.Source]:
             yield found
 
 
+def _received(cmd: Command) -> str | None:
+    """The local destination of a copy from another host (`scp host:x dest`, `aws s3 cp s3://b/k dest`): it is
+    written, not sent."""
+    if cmd.name not in COPIERS or len(cmd.operands) < 2:
+        return None
+    *sources, last = cmd.operands
+    if _REMOTE.match(last) or not any(_REMOTE.match(source) for source in sources):
+        return None
+    return last
+
+
 def destinations(cmd: Command) -> list[str] | None:
     """The hosts an HTTP tool or socket sends to, lower-case; None when one cannot be told
     (a variable, an input file of URLs, a program that names hosts its own way)."""
@@ -260,9 +274,38 @@ def destinations(cmd: Command) -> list[str] | None:
         hosts = operands[:1]
     elif cmd.name == "openssl":
         hosts = [value.rsplit(":", 1)[0].lower() for key, value in zip(cmd.args, cmd.args[1:]) if key == "-connect"]
+    elif cmd.name in _SERVICE_HOSTS:
+        return _service_host(cmd)
     if not hosts or any("$" in host or "`" in host for host in hosts):
         return None
     return hosts
+
+
+# CLIs that talk to one service unless told another host (`--hostname`, `GH_HOST`): a token in a header they
+# send goes to that service. Only a header counts: what they upload (`gh gist create`, stdin) is published.
+_SERVICE_HOSTS: dict[str, str] = {"gh": "github.com", "glab": "gitlab.com"}
+_HOST_VARIABLES = frozenset({"GH_HOST", "GH_ENTERPRISE_TOKEN", "GITLAB_HOST", "GL_HOST"})
+_HEADERS = frozenset({"-H", "--header"})
+
+
+def _service_host(cmd: Command) -> list[str] | None:
+    if _HOST_VARIABLES.intersection(cmd.env):
+        return None
+    for option, value in zip(cmd.args, cmd.args[1:]):
+        if option == "--hostname":
+            return [value.lower()]
+    named = next((arg.partition("=")[2] for arg in cmd.args if arg.startswith("--hostname=")), None)
+    return [named.lower()] if named else [_SERVICE_HOSTS[cmd.name]]
+
+
+def _in_header(cmd: Command, what: str) -> bool:
+    """True when `what` (a `$VARIABLE`) is sent only in a header of a CLI that talks to its own service."""
+    if cmd.name not in _SERVICE_HOSTS:
+        return True
+    headers = [value for option, value in zip(cmd.args, cmd.args[1:]) if option in _HEADERS]
+    rest = [arg for arg in cmd.args if arg not in headers]
+    return any(what in value for value in headers) and not any(what in arg for arg in rest) and not cmd.upstream \
+        and not cmd.stdin
 
 
 def _takes_value(option: str, values: frozenset[str]) -> bool:
@@ -304,7 +347,8 @@ def exfiltrates(cmd: Command) -> str | None:
             hosts, looked = destinations(cmd), True
         if hosts is not None and all(_loopback(host) for host in hosts):
             return None
-        if hosts is not None and found.issuers and all(_for(host, found.issuers) for host in hosts):
+        if hosts is not None and found.issuers and all(_for(host, found.issuers) for host in hosts) \
+                and _in_header(cmd, found.what):
             continue
         return found.what
     return None
@@ -544,13 +588,16 @@ RULES = [
          flags="-L -R -D -w", examples=["ssh -fNT -L4431:www1:443 host"], counter=["ssh host uptime"]),
     rule("net.copy-remote", DANGEROUS, "net", "copies files to or from another host", names="scp sftp rsync rclone s3cmd gsutil smbclient",
          tier=IRREVERSIBLE, test=lambda c: (any(_REMOTE.match(op) for op in c.operands) or c.name in ("sftp", "smbclient"))
-         and not proves(c),
+         and not proves(c) and not (c.name == "rclone" and c.operands[:1] and c.operands[0] in _RCLONE_REMOVES),
          examples=["scp file user@a.example:/tmp/", "rclone copy /src remote:bucket"], counter=["rsync -a /src/ /dest/"]),
-    rule("net.cloud-sync", DANGEROUS, "net fs", "syncs, moves or deletes files in remote storage", names="rclone aws gsutil s3cmd azcopy",
+    rule("net.cloud-sync", DANGEROUS, "net fs", "syncs, moves or deletes files in remote storage", names="rclone aws gsutil s3cmd azcopy gcloud az",
          tier=IRREVERSIBLE, args=r"\b(?:sync|move|moveto|purge|delete|deletefile|rmdirs?|rm|rb|cp|mv|copy|dedupe|cleanup)\b",
-         test=lambda c: not c.flags & {"--dry-run", "-n"},
-         examples=["aws s3 rm s3://bucket --recursive", "rclone purge remote:bucket", "aws s3 sync /empty s3://b --delete"],
-         counter=["rclone sync /src remote:b --dry-run", "aws s3 ls s3://b"]),
+         test=lambda c: cloud.remote_storage(c) and not c.flags & {"--dry-run", "--dryrun"}
+         and not (c.name == "rclone" and "-n" in c.flags),
+         examples=["aws s3 rm s3://bucket --recursive", "rclone purge remote:bucket", "aws s3 sync /empty s3://b --delete",
+                   "gcloud storage rm -r gs://b", "az storage blob delete -c c -n x"],
+         counter=["rclone sync /src remote:b --dry-run", "aws s3 ls s3://b", "aws rds delete-db-instance --db-instance-identifier x",
+                  "az storage account delete -n sa"]),
     rule("net.dns", DANGEROUS, "net", "sends DNS or ICMP queries that can carry data out",
          names="dig nslookup host ping ping6 traceroute tracepath mtr drill", tier=IRREVERSIBLE,
          test=lambda c: not (c.name in ("ping", "ping6") and transfer_pack.READ_ONLY["ping"](c) is None),

@@ -29,6 +29,7 @@ from engine.gate.shell.decode import SED_SUBSTITUTE, awk_call, everything, liste
 from engine.gate.shell.parse import SimpleCommand, parse
 from engine.gate.shell.unwrap import LAUNCHERS, PRIVILEGED, SHELL_WHEN_BARE, skip_options, unwrap
 from engine.gate.shell.view import Command, basename
+from engine.gate.shell.words import Evaluated
 
 Files = dict[str, str]
 MAX_DEPTH = 5
@@ -129,6 +130,13 @@ class Analyser:
         self.extra = read_only_extra
         self.programs: tuple[str, ...] = ()
         self.globs: dict[str, list[str]] = {}
+        self.moves: Directories | None = None
+
+    def directories(self, findings: Findings) -> Directories:
+        """Where the script analysed into `findings` has been (one call's analysis at a time)."""
+        if self.moves is None or self.moves.owner is not findings:
+            self.moves = Directories(findings)
+        return self.moves
 
     def hit(self, findings: Findings, rule_id: str, detail: str = "") -> None:
         findings.hits.append(Hit(self.bank[rule_id], detail[:200]))
@@ -235,6 +243,8 @@ class Analyser:
             files = {**(files or {}), PRINTED: sc.upstream[-1].printed}
         self.command(cmd, findings, depth, via, stages, files)
         self.reads(sc, un.argv, un.name, findings)
+        if sc.evaluated is not None:
+            self.evaluated(sc.evaluated, findings, depth)
         if sc.every is not None and destroys(sc.every, un.argv):
             self.hit(findings, "exec.destroy-listed", " ".join(sc.argv))
         if sc.sampled and un.argv:
@@ -244,6 +254,20 @@ class Analyser:
             findings.unknown.append(un.argv[0])
             findings.reasons.setdefault(
                 un.argv[0], f"{un.argv[0]}: an argument the analysis cannot resolve could hold options or several words")
+
+    def evaluated(self, found: Evaluated, findings: Findings, depth: int) -> None:
+        """Values Bash evaluates as code (arithmetic, array subscripts, prompt strings): code written in one
+        is analysed as the command it runs and is never safe; a value read at run time reaching one could
+        hold any code, so it is never safe either."""
+        cwd = findings.cwd
+        for code in found.hidden[:MAX_FOLLOWED]:
+            self.hit(findings, "exec.code-in-value", code)
+            self.script(code, findings, depth + 1)
+        findings.cwd = cwd
+        if found.runtime:
+            self.hit(findings, "exec.arithmetic-value", ", ".join(found.runtime[:4]))
+        if found.prompts:
+            self.hit(findings, "exec.prompt-value", ", ".join(found.prompts[:4]))
 
     def globbed(self, word: str) -> list[str]:
         """The known programs a glob in command position could name (`/bin/r?` is `rm`), at most eight
@@ -284,8 +308,10 @@ class Analyser:
     def reads(self, sc: SimpleCommand, program: list[str], name: str, findings: Findings) -> None:
         """Secrets the command could read, environment variables named like secrets, and where a `cd` goes."""
         if name in ("cd", "pushd", "popd") and not sc.nested:
-            findings.cwd = reads.moved(findings.cwd, program)
+            findings.cwd = self.directories(findings).move(findings.cwd, program, sc.env)
             return
+        if not sc.nested and (sc.env or name in _DECLARING) and "CDPATH" in " ".join((*sc.env, *sc.argv)):
+            self.directories(findings).search_path(sc.env, program)
         targets = [r.target for r in sc.redirects] if sc.redirects else []
         found = reads.secret_read(sc.argv, program, name, targets, findings, sc.nested or sc.feeds,
                                   [c.argv for c in sc.inner] if sc.inner else [])
@@ -1131,6 +1157,69 @@ class Analyser:
                 argv.append(value)
             self.simple(SimpleCommand(argv), findings, depth, via="parallel")
         return True
+
+
+WORST_CWD = "/"
+"""Where a script whose directory cannot be known is taken to be: deleting `*` there is deleting a root."""
+_KNOWN_PLACE = re.compile(r"\$\((?:pwd|mktemp(?:\s[^)$`]*)?|git rev-parse --show-toplevel)\)|\$\{?PWD\}?")
+_PLAIN_RELATIVE = re.compile(r"(?![./~])")
+
+
+class Directories:
+    """Where `cd`, `pushd` and `popd` take one script, for the moves that depend on where it was: `cd -`
+    (the directory before the last move), `popd` and `pushd` with no directory or `+N` (the stack), and a
+    relative `cd` while `CDPATH` is set. What the script itself did not set (`cd -` or `popd` first, a
+    `CDPATH` search, a directory read at run time: `cd $(cat f)`, `cd "$d"`) could be anywhere: it is
+    taken to be the worst place, `/`."""
+
+    __slots__ = ("owner", "previous", "stack", "cdpath", "moved")
+
+    def __init__(self, owner: Findings) -> None:
+        self.owner = owner
+        self.previous: str | None = None
+        self.stack: list[str | None] = []
+        self.cdpath = False
+        self.moved = False
+
+    def move(self, here: str | None, argv: list[str], env: dict[str, str]) -> str | None:
+        """Where the command leaves the script, which was at `here` (None: where it started)."""
+        name = basename(argv[0])
+        operands = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
+        rotates = any(a[:1] in "+-" and a[1:].isdigit() for a in argv[1:])
+        if name == "popd":
+            if "-n" in argv:
+                return here
+            there = self.stack.pop() if self.stack and not rotates else WORST_CWD
+        elif name == "pushd" and (rotates or not operands):
+            there = self.stack.pop() if self.stack and not rotates else WORST_CWD
+            self.stack.append(here)
+        elif operands[:1] == ["-"]:
+            there = self.previous if self.moved else WORST_CWD
+        else:
+            there = self.target(here, argv, operands, bool(env.get("CDPATH")) or self.cdpath)
+            if name == "pushd":
+                self.stack.append(here)
+        self.previous, self.moved = here, True
+        return there
+
+    @staticmethod
+    def target(here: str | None, argv: list[str], operands: list[str], cdpath: bool) -> str | None:
+        """The directory `cd DIR`/`pushd DIR` goes to: anywhere for a value read at run time or a name
+        looked up in `CDPATH`; the script's own directory for `$(pwd)` or a fresh `$(mktemp -d)`."""
+        target = operands[0] if operands else ""
+        if target and _KNOWN_PLACE.fullmatch(target):
+            return here
+        if "$" in target or "`" in target or cdpath and target and _PLAIN_RELATIVE.match(target):
+            return WORST_CWD
+        return reads.moved(here, [argv[0], *operands[:1]])
+
+    def search_path(self, env: dict[str, str], argv: list[str]) -> None:
+        """Follows `CDPATH` set for the rest of the script (`CDPATH=/`, `export CDPATH=/`, `unset CDPATH`)."""
+        if not argv and "CDPATH" in env:
+            self.cdpath = bool(env["CDPATH"])
+        for arg in argv[1:]:
+            if arg.startswith("CDPATH="):
+                self.cdpath = bool(arg.partition("=")[2].strip("'\""))
 
 
 _HOST_ENTRY = re.compile(r"(?:^|[\s;&|(/])(?:chroot|nsenter)(?:\s|$)")

@@ -18,7 +18,7 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
 from engine.gate.shell.decode import decodes, everything, listed_paths, printf, simulate, source
-from engine.gate.shell.words import DEFAULT_IFS, SPLIT, WordDecoder, alternatives
+from engine.gate.shell.words import COUNTS, DEFAULT_IFS, SPLIT, Evaluated, WordDecoder, alternatives
 
 MAX_NODES = 20_000
 MAX_DEPTH = 150
@@ -46,6 +46,12 @@ _LEAVES = frozenset({"word", "raw_string", "number", "ansi_c_string", "simple_ex
                      "variable_name", "comment", "heredoc_start", "heredoc_end", "file_descriptor"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _COMPOUND_STAGES = frozenset({"subshell", "compound_statement", "redirected_statement"})
+_ARITHMETIC_TESTS = frozenset("-eq -ne -lt -le -gt -ge".split())
+_ASSIGNING = frozenset("= += -= *= /= %= <<= >>= &= ^= |= ++ --".split())
+# Builtins handed names to assign, test or unset, by the option that precedes one (None: every operand).
+_NAMING = {"unset": None, "test": "-v", "[": "-v", "wait": "-p", "printf": "-v"}
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_EVALUATING = frozenset({"arithmetic_expansion", "compound_statement", "subscript", "test_command"})
 _ARGUMENT_SKIP = {"command_name", "variable_assignment", "file_redirect", "heredoc_redirect",
                   "herestring_redirect", "comment"}
 
@@ -86,6 +92,8 @@ class SimpleCommand:
     names what a word of it lists every one of (`kill $(ps -eo pid=)`: processes). `open` says an
     argument holds an expansion the analysis could not resolve that could become options or
     several words (`find $(cat args)`, `sort $X`): such a command is never proven read-only.
+    `evaluated` is what Bash would run from values it evaluates as code there (arithmetic, array
+    subscripts, prompt strings): code written in them and values read at run time reaching them.
     """
 
     argv: list[str]
@@ -106,6 +114,7 @@ class SimpleCommand:
     open: bool = False
     printed: str | None = None
     every: str | None = None
+    evaluated: Evaluated | None = None
 
 
 @dataclass(slots=True)
@@ -165,6 +174,8 @@ class _Walker:
             self.assign(node, depth, nested, bare=True)
         elif kind == "declaration_command":
             self.declaration(node, depth, nested)
+        elif kind == "unset_command":
+            self.unset(node, depth, nested)
         elif kind == "function_definition":
             self.define(node, depth, nested)
         elif kind == "for_statement":
@@ -172,15 +183,112 @@ class _Walker:
         elif kind in ("while_statement", "c_style_for_statement"):
             if self.floods(node):
                 self.script.forks.append(self.decoder.raw(node)[:60])
+            if kind == "c_style_for_statement":
+                self.evaluating(node, nested)
             self.children(node, depth, nested)
         elif kind in ("command_substitution", "process_substitution"):
             self.children(node, depth, True)
         else:
+            if kind in _EVALUATING:
+                self.evaluating(node, nested)
             self.children(node, depth, nested)
 
     def children(self, node: Node, depth: int, nested: bool) -> None:
         for child in node.children:
             self.visit(child, depth + 1, nested)
+
+    def evaluating(self, node: Node, nested: bool) -> None:
+        """Arithmetic Bash evaluates in `node`: `(( ))`, `$(( ))`, `$[ ]`, a `for (( ))` header, an array
+        subscript (not of an associative array), operands of `[[ a -eq b ]]`, and names tested with `-v`.
+        What it could run is kept on a command of its own, standing where the arithmetic does."""
+        kind = node.type
+        if kind == "subscript":
+            array = node.child_by_field_name("name") or (node.named_children or [node])[0]
+            if self.decoder.attributes.get(self.decoder.raw(array)) != "A":
+                self.arithmetic([c for c in node.children if c != array])
+        elif kind == "test_command":
+            self.tested(node)
+        elif kind == "c_style_for_statement":
+            self.arithmetic([c for c in node.children if c.type != "do_group"])
+        elif kind == "arithmetic_expansion" or node.children[0].type == "((":
+            self.arithmetic(node.children)
+        if self.decoder.evaluated is not None:
+            self.flush(SimpleCommand([], nested=nested), emit=True)
+
+    def tested(self, node: Node) -> None:
+        """`[[ a -eq b ]]` evaluates both operands as arithmetic (`[ a -eq b ]` does not); `-v NAME` evaluates
+        a subscript in NAME, with either bracket."""
+        double = node.children[0].type == "[["
+        stack = list(node.named_children)
+        while stack:
+            item = stack.pop()
+            operator = next((c for c in item.children if c.type == "test_operator"), None)
+            if item.type == "binary_expression" and operator is None:
+                stack.extend(item.named_children)
+            elif operator is None:
+                continue
+            elif double and self.decoder.raw(operator) in _ARITHMETIC_TESTS:
+                self.arithmetic([c for c in item.children if c != operator])
+            elif self.decoder.raw(operator) == "-v":
+                for operand in item.named_children[1:2]:
+                    self.decoder.names(self.quietly(operand))
+
+    def arithmetic(self, nodes: list[Node]) -> None:
+        """Records what evaluating these nodes as arithmetic could run: the output of their substitutions
+        (unless it is a count), the values of the names they read, code written in their quoted text. A
+        name assigned there holds an integer afterwards."""
+        decoder = self.decoder
+        stack, seen, assigned = list(nodes), 0, []
+        while stack and seen < MAX_NODES // 100:
+            item = stack.pop()
+            seen += 1
+            kind = item.type
+            if kind == "command_substitution":
+                text = self.resolve(item)
+                raw = decoder.raw(item)
+                if text is not None:
+                    decoder.arithmetic(text)
+                elif COUNTS.search(raw[1:-1] if raw.startswith("`") else raw[2:-1]) is None:
+                    decoder.found().runtime.append(raw)
+            elif kind == "variable_name":
+                after = decoder.raw(item.next_sibling) if item.next_sibling is not None else ""
+                before = decoder.raw(item.prev_sibling) if item.prev_sibling is not None else ""
+                if after in _ASSIGNING or before in ("++", "--"):
+                    assigned.append(decoder.raw(item))
+                if after != "=":
+                    decoder.reads(decoder.raw(item), frozenset())
+            elif kind in ("word", "raw_string", "string_content"):
+                text = decoder.raw(item)
+                decoder.arithmetic(text[1:-1] if kind == "raw_string" else text)
+            elif kind == "expansion" and len(item.children) > 1 and item.children[1].type == "#":
+                continue
+            elif kind not in ("process_substitution", "number", "ansi_c_string"):
+                stack.extend(item.children)
+        for name in assigned:
+            decoder.bind(name, "integer")
+
+    def quietly(self, node: Node) -> str:
+        """The decoded text of `node`, leaving the decoder's account of the command being read untouched."""
+        decoder = self.decoder
+        state = decoder.dynamic, decoder.indirect, len(decoder.expanded), decoder.sampled, decoder.every
+        text = decoder.text(node, quoted=True)
+        decoder.dynamic, decoder.indirect, mark, decoder.sampled, decoder.every = state
+        del decoder.expanded[mark:]
+        return text
+
+    def flush(self, cmd: SimpleCommand, emit: bool = False) -> None:
+        """Gives `cmd` what the words read so far would have Bash evaluate as code; with `emit`, `cmd` is a
+        command of its own (argv-less, as a bare assignment is), added only when there is something."""
+        found = self.decoder.evaluated
+        if found is None:
+            return
+        self.decoder.evaluated = None
+        if cmd.evaluated is None:
+            cmd.evaluated = found
+        else:
+            cmd.evaluated.extend(found)
+        if emit:
+            self.script.commands.append(cmd)
 
     def define(self, node: Node, depth: int, nested: bool) -> None:
         """Records a function so its calls can be followed; its body is walked once as written."""
@@ -267,11 +375,22 @@ class _Walker:
         if name:
             if items:
                 self.variables[name] = alternatives(items[: MAX_ITEMS])
+                self.decoder.bind(name)
             else:
                 self.variables.pop(name, None)
+                self.decoder.bind(name, "runtime" if any(self.run_time(v) for v in values) else "")
         for child in node.children:
             if child.type != "variable_name":
                 self.visit(child, depth + 1, nested)
+
+    def run_time(self, node: Node) -> bool:
+        """True when a loop's item holds a value read at run time: an unresolved substitution, or a
+        variable holding such a value (an unset variable or `"$@"` is given by the runtime, not the agent)."""
+        raw = self.decoder.raw(node)
+        if "$(" in raw or "`" in raw or "<(" in raw:
+            return True
+        runtime = self.decoder.runtime
+        return bool(runtime) and any(name in runtime for name in _NAME.findall(raw))
 
     def listed(self, node: Node) -> list[str] | None:
         """The paths a substitution's lister prints (`$(ls -d /*)`), as globs, or None."""
@@ -451,22 +570,77 @@ class _Walker:
             if self.decoder.sampled:
                 self.decoder.taint(key)
             self.decoder.sampled = sampled or self.decoder.sampled
+            self.valued(key, value)
             if bare:
-                self.script.commands.append(SimpleCommand([], env={key: text}, nested=nested))
+                holder = SimpleCommand([], env={key: text}, nested=nested)
+                self.flush(holder)
+                self.script.commands.append(holder)
+            if name.type == "subscript":
+                self.visit(name, depth + 1, nested)
         if value is not None:
             self.visit(value, depth + 1, nested)
+
+    def valued(self, key: str, value: Node | None) -> None:
+        """What an assignment means for arithmetic: a name declared integer (`declare -i`) evaluates the
+        value as arithmetic and, like a value of `$(( ))`, holds an integer after it."""
+        integer = self.decoder.attributes.get(key) == "i"
+        if integer and value is not None:
+            self.arithmetic([value])
+        arithmetic = value is not None and value.type == "arithmetic_expansion"
+        self.decoder.bind(key, "integer" if integer or arithmetic else "")
 
     def declaration(self, node: Node, depth: int, nested: bool) -> None:
         """`declare`, `local`, `export`, …: assignments are remembered; with `-n` each name becomes a
         reference to the variable its value names (`declare -n ref=cmd; $ref` reads `$cmd`)."""
         argv = []
         reference = False
+        attribute = ""
         for child in node.children:
             if child.type == "variable_assignment":
+                self.attribute(child.child_by_field_name("name"), attribute)
                 self.assign(child, depth + 1, nested, reference=reference)
             argv.append(self.decoder.raw(child))
-            reference = reference or child.type == "word" and argv[-1].startswith("-") and "n" in argv[-1][1:]
-        self.script.commands.append(SimpleCommand(argv, nested=nested))
+            if child.type == "word" and argv[-1].startswith("-"):
+                reference = reference or "n" in argv[-1][1:]
+                attribute = attribute or next((a for a in "iA" if a in argv[-1][1:]), "")
+            elif child.is_named and child.type != "variable_assignment" and len(argv) > 1:
+                self.declared(self.quietly(child), attribute)
+        cmd = SimpleCommand(argv, nested=nested)
+        self.flush(cmd)
+        self.script.commands.append(cmd)
+
+    def unset(self, node: Node, depth: int, nested: bool) -> None:
+        """`unset NAME…` forgets each name (or function, with `-f`); a subscript in a name is evaluated."""
+        argv = [self.quietly(child) if child.is_named else self.decoder.raw(child) for child in node.children]
+        functions = "-f" in argv
+        for word in argv[1:]:
+            if word.startswith("-"):
+                continue
+            self.decoder.names(word)
+            if functions:
+                self.defined.pop(word, None)
+            else:
+                self.variables.pop(word, None)
+                self.decoder.bind(word)
+        self.children(node, depth, nested)
+        cmd = SimpleCommand(argv, nested=nested)
+        self.flush(cmd)
+        self.script.commands.append(cmd)
+
+    def attribute(self, name: Node | None, attribute: str) -> None:
+        """`declare -i NAME` makes assignments to NAME arithmetic; `declare -A NAME` makes its subscripts keys."""
+        if name is not None and attribute:
+            self.decoder.attributes[self.decoder.raw(name)] = attribute
+
+    def declared(self, word: str, attribute: str) -> None:
+        """A declaration's quoted word (`declare 'a[$(id)]=1'`): its name is evaluated as a name, and with
+        `-i` its value as arithmetic."""
+        self.decoder.names(word)
+        head, eq, value = word.partition("=")
+        if attribute and "[" not in head and _NAME.fullmatch(head):
+            self.decoder.attributes[head] = attribute
+        if eq and attribute == "i":
+            self.decoder.arithmetic(value)
 
     def command(self, node: Node, redirects: list[Node], depth: int, nested: bool) -> None:
         decoder = self.decoder
@@ -525,10 +699,32 @@ class _Walker:
         decoder.every = every or decoder.every
         if argv and (argv[0] in _SPECIAL or self.defined or self.written):
             self.effects(cmd, depth, nested)
+        if argv and (argv[0] in _NAMING or argv[0] in ("let", "getopts")):
+            self.evaluated_words(argv)
+        self.flush(cmd)
         if argv and argv[0] == "git" and self.variables:
             self.config_env(cmd)
         if len(self.script.commands) > own:
             cmd.inner = [c for c in self.script.commands[own:] if c.nested]
+
+    def evaluated_words(self, argv: list[str]) -> None:
+        """Words builtins evaluate: every argument of `let` as arithmetic, and the names `unset`, `test -v`,
+        `wait -p`, `printf -v` and `getopts` are handed, whose subscripts are (`read` and `mapfile` are
+        read with their options)."""
+        name = argv[0]
+        if name == "let":
+            for arg in argv[1:]:
+                self.decoder.arithmetic(arg)
+            return
+        if name == "getopts":
+            names = argv[2:3]
+        elif _NAMING[name] is None:
+            names = [arg for arg in argv[1:] if not arg.startswith("-")]
+        else:
+            flag = _NAMING[name]
+            names = [argv[i + 1] for i in range(1, len(argv) - 1) if argv[i] == flag]
+        for word in names[:MAX_ITEMS]:
+            self.decoder.names(word)
 
     def config_env(self, cmd: SimpleCommand) -> None:
         """`git --config-env=KEY=NAME` takes KEY's value from the variable NAME: one the script set is put
@@ -585,6 +781,7 @@ class _Walker:
             self.decoder.positional = self.decoder.positional[int(count) if count.isdigit() else 1 :]
         elif name == "printf" and len(argv) > 3 and argv[1] == "-v":
             self.variables[argv[2]] = printf(argv[3:])
+            self.decoder.bind(argv[2])
         elif name in ("read", "mapfile", "readarray"):
             self.read(cmd)
         elif name == "alias":
@@ -602,6 +799,7 @@ class _Walker:
                     self.defined.pop(arg, None)
                 else:
                     self.variables.pop(arg, None)
+                    self.decoder.bind(arg)
 
     def define_name(self, name: str, meaning: tuple[str, Node | str]) -> None:
         if self.defined is _NOTHING:
@@ -704,6 +902,8 @@ class _Walker:
         if not reading:
             array, names = (names[-1:] or ["MAPFILE"])[0], []
         names = names or ([] if array else ["REPLY"])
+        for word in (names + [array] if array else names)[:MAX_ITEMS]:
+            self.decoder.names(word)
         text = cmd.stdin
         globs = None
         if text is None and self.feeding is not None:
@@ -717,8 +917,10 @@ class _Walker:
             for key in names + ([array] if array else []):
                 if globs is not None and key == names[0]:
                     self.variables[key] = alternatives(globs)
+                    self.decoder.bind(key)
                 else:
                     self.variables.pop(key, None)
+                    self.at_run_time(key)
             return
         lines = [line for line in text.split("\n") if line.strip()] or [""]
         ifs = cmd.env.get("IFS", self.variables.get("IFS", DEFAULT_IFS))
@@ -732,6 +934,12 @@ class _Walker:
         fields = _split_fields(lines[0], ifs, len(names))
         for key, value in zip(names, fields + [""] * len(names)):
             self.variables[key] = value
+
+    def at_run_time(self, key: str) -> None:
+        """`key` now holds a value read at run time; one declared integer (`declare -i`) evaluated it."""
+        self.decoder.bind(key, "runtime")
+        if self.decoder.attributes.get(key) == "i":
+            self.decoder.found().runtime.append(key)
 
     def attach(self, cmd: SimpleCommand, redirects: list[Node], depth: int, nested: bool) -> None:
         decoder = self.decoder
@@ -881,6 +1089,8 @@ def parse(text: str, positional: list[str] | None = None, environment: dict[str,
         walker.variables["0"] = positional[0]
         walker.decoder.positional = positional[1:]
     walker.visit(tree.root_node, 0)
+    if walker.decoder.evaluated is not None:
+        walker.flush(SimpleCommand([]), emit=True)
     walker.script.error = walker.script.error or tree.root_node.has_error
     walker.script.truncated = walker.script.truncated or cut
     return walker.script

@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.gate.memo import per_word
-from engine.gate.paths import (PLAIN_VARIABLES, SECRET_NAMES, SECRET_SAMPLES, fold, is_device, may_be_secret,
-                               reaches_secret)
+from engine.gate.paths import (INDEX_SEARCHERS, PLAIN_VARIABLES, RECURSIVE_GREPS, SEARCHERS, SECRET_NAMES,
+                               SECRET_SAMPLES, fold, is_device, may_be_secret, reaches_secret)
 from engine.gate.packs.model import Findings
 from engine.gate.shell.parse import parse
 from engine.gate.shell.unwrap import unwrap
 from engine.gate.shell.view import Command, basename
+from engine.gate.shell.writes import OUTPUT_NAMES, output_words
 
 NAMES_ONLY = frozenset(
     "ls dir vdir tree stat du find test [ [[ echo printf basename dirname realpath readlink cd pushd popd"
@@ -51,7 +52,7 @@ _ENDINGS = SECRET_SAMPLES + SECRET_NAMES + tuple("/" + name for name in SECRET_N
 MAX_GLOBS = 128
 SECRET_VARIABLE = re.compile(
     r"(?i)(?:^|_)(?:TOKEN|SECRET|PASSWORD|PASSWD|PASS|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?"
-    r"|COOKIE|KEY)(?:_|$)|^KUBECONFIG$"
+    r"|COOKIE|KEY)(?:_|$)|(?:PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|APIKEY)(?:_|$)|_PWD$|^KUBECONFIG$"
 )
 _DUMPS = frozenset({"export", "declare", "typeset", "readonly", "local", "set"})
 _PS_VALUES = frozenset("-o -O -p -u -U -g -G -t -C -q --format --pid --user --group --sort -s --sid --ppid".split())
@@ -118,7 +119,9 @@ def secret_read(argv: list[str], program: list[str], name: str, redirects: list[
         skip = _patterns(program) if name in _PATTERN_FIRST else set()
         if name in _CERTIFICATE_OPTIONS or name == "ssh-keygen":
             skip |= certificate_positions(program, name)
-        words = [word for index, word in enumerate(argv) if index != offset and index - offset not in skip]
+        written = output_words(Command(tuple(program), name=name)) if name in OUTPUT_NAMES else frozenset()
+        words = [word for index, word in enumerate(argv)
+                 if index != offset and index - offset not in skip and word not in written]
     for word in words + redirects:
         if ("$(" in word or "`" in word) and _built_secret(word, inner):
             return word
@@ -229,6 +232,49 @@ def certificate_positions(program: Sequence[str], name: str) -> set[int]:
     return skip
 
 
+_RECURSIVE = frozenset({"-r", "-R", "--recursive", "--dereference-recursive"})
+# Trees that hold other people's keys or the machine's own: a search rooted there finds them.
+_SEARCH_ROOTS = frozenset({"/", "~", "/home", "/Users", "/etc", "/var", "/opt", "/srv", "/mnt", "/media", "/private",
+                           "/Volumes", "/run", "/proc"})
+# What a search for key material looks for: key headers, access-key prefixes, token and password words,
+# and the names of key and credential files.
+_KEY_MATERIAL = re.compile(
+    r"(?i)private|BEGIN|\bAKIA|\bASIA|passw|secret|token|api.{0,8}key|access.{0,8}key"
+    r"|credential|bearer|\bghp_|\bgho_|github_pat|\bglpat|\bxox[abpr]|\bsk-|\bAIza|\bid_|\.pem\b|\.key\b|\.p12"
+    r"|\.pfx|\.kdbx|\.ppk|\.env\b|netrc|\.npmrc|\.pypirc|\.pgpass|wallet|keystore|\.agekey|\.age\b|\.gpg\b|\.asc\b"
+    r"|\.tfstate|authorized_keys|kube/?config"
+)
+
+
+def searches_for_secrets(cmd: Command) -> str | None:
+    """A search of a home directory or the whole filesystem for key material (`grep -r "PRIVATE KEY" ~`,
+    `rg -l AKIA /`, `find ~ -name 'id_*'`, `locate .pem`): what it finds is every key on the machine, so it
+    is a read of them, whatever the program prints. Searches of the workspace stay reads of the workspace."""
+    name = cmd.name
+    if name in RECURSIVE_GREPS:
+        if not cmd.flags & _RECURSIVE and not any(a.startswith("--directories=rec") or a == "recurse" for a in cmd.args):
+            return None
+    elif name not in SEARCHERS:
+        return None
+    roots = [word for word in cmd.operands if _broad(join(cmd.cwd, word))]
+    if name not in INDEX_SEARCHERS and not roots and (cmd.cwd is None or not _broad(cmd.cwd)):
+        return None
+    for word in cmd.args:
+        if word not in roots and _KEY_MATERIAL.search(word) is not None:
+            return " ".join(cmd.argv)[:200]
+    return None
+
+
+@per_word(limit=256)
+def _broad(path: str) -> bool:
+    """A tree some secret lies under: a home, the filesystem root, or a system tree holding keys."""
+    text = path
+    while text.endswith(("/*", "/.")) and len(text) > 2:
+        text = text[:-2]
+    folded = fold(text)
+    return folded in _SEARCH_ROOTS or (folded.startswith(("/", "~")) and reaches_secret(folded))
+
+
 def dumps_environment(cmd: Command) -> bool:
     """`printenv`, `export -p`, bare `set`/`declare`/`local`, `ps e`, `jq -n env`: all print variables."""
     if cmd.name == "printenv":
@@ -307,6 +353,8 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("aws", ("ssm", "get-parameters"), _AWS), ("aws", ("ssm", "get-parameters-by-path"), _AWS),
     ("gcloud", ("secrets", "versions", "access"), _GOOGLE), ("az", ("keyvault", "secret", "show"), _AZURE),
     ("az", ("keyvault", "secret", "download"), _AZURE), ("vercel", ("env", "pull"), ("vercel.com",)),
+    ("aws", ("iam", "create-access-key"), _AWS), ("gcloud", ("iam", "service-accounts", "keys", "create"), _GOOGLE),
+    ("az", ("ad", "sp", "create-for-rbac"), _AZURE),
 )
 # `aws sts` operations that print who is calling, not a credential (every other one hands out keys).
 _STS_IDENTITY = frozenset({("get-caller-identity",), ("get-access-key-info",), ("decode-authorization-message",)})
@@ -472,7 +520,9 @@ def stage_source(argv: Sequence[str], cwd: str | None = None, depth: int = 0) ->
 
 def path_source(word: str, cwd: str | None = None) -> Source | None:
     """A secret, the account list or a raw disk named by one word. `/etc/passwd` may be read (it is
-    world-readable), but sending it off the machine hands over the list of accounts to attack."""
+    world-readable), but sending it off the machine hands over the list of accounts to attack. A folder
+    inside a home that holds credentials (`~/.claude`, `~/.config`) sends them with it; the home itself
+    is a backup, rated as any upload."""
     return _path_source_here(word) if cwd is None else _path_source(word, cwd)
 
 
@@ -485,6 +535,10 @@ def _path_source(word: str, cwd: str | None) -> Source | None:
     found = _secret_word(word) if cwd is None else _secret_word_in(word, cwd)
     if found is not None:
         return Source(found)
+    if "~" in word or "HOME" in word or "/home/" in word or "/Users/" in word or "/root" in word or cwd is not None:
+        folded = join(cwd, word)
+        if folded.startswith("~/") and reaches_secret(folded):
+            return Source("the credentials under " + folded)
     if "passwd" in word and join(cwd, word) in _ACCOUNTS:
         return Source(join(cwd, word))
     for value in (word, word.partition("=")[2]):

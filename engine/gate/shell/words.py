@@ -10,6 +10,7 @@ $c` all read `rm`. Unquoted expansions split on the script's own `IFS`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Callable
 
 from tree_sitter import Node
@@ -45,6 +46,35 @@ _DEFAULTS = (":-", ":=", ":?", "-", "=", "?")
 MAX_PATTERN_STARS = 2
 MAX_PATTERN_VALUE = 256
 _SPLITTERS: dict[str, dict[int, str]] = {}
+MAX_EVALUATED = 8
+# One token of text Bash evaluates as arithmetic: a command substitution, a nested `$((`/`$[`, a parameter,
+# a number in any base (`0x1F`, `10#09`, `64#@_`), or a name (with a following assignment operator).
+_ARITHMETIC = re.compile(
+    r"(?P<sub>\$\((?!\()|`)|\$\(\(|\$\[|\$\{(?P<mark>[#!]?)(?P<braced>[A-Za-z_]\w*)|\$(?P<plain>[A-Za-z_]\w*)"
+    r"|\$\{?[\d@*#?$!-]|\d[\w]*(?:#[\w@]+)?|(?P<name>[A-Za-z_]\w*)(?P<sets>\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|\s*(?:\+\+|--))?")
+_ASSIGNS_ONLY = re.compile(r"\s*=")
+_MARKS = str.maketrans({SPLIT: " ", OPEN: " ", BAR: " ", CLOSE: " "})
+_SUBSTITUTION = re.compile(r"\$\((?!\()|`")
+COUNTS = re.compile(r"(?:^|\|)\s*(?:wc\b[^|;&`$()]*|nproc|id\s+-[ug]|date\s+\+%s)\s*$")
+"""The last stage of a substitution that prints a count whatever it reads: its output is an integer."""
+
+
+@dataclass(slots=True)
+class Evaluated:
+    """What Bash would run from values a command hands it to evaluate (arithmetic, array subscripts,
+    prompt strings): `hidden` is shell code written inside such a value (`a[$(id)]`), analysed as the
+    command it is; `runtime` names values read at run time (a file, `read`, an unresolved substitution)
+    that reach arithmetic, where a subscript in them would run; `prompts` such values expanded as a
+    prompt (`${x@P}`), which runs the substitutions in them."""
+
+    hidden: list[str] = field(default_factory=list)
+    runtime: list[str] = field(default_factory=list)
+    prompts: list[str] = field(default_factory=list)
+
+    def extend(self, other: "Evaluated") -> None:
+        self.hidden.extend(other.hidden[:MAX_EVALUATED])
+        self.runtime.extend(other.runtime[:MAX_EVALUATED])
+        self.prompts.extend(other.prompts[:MAX_EVALUATED])
 
 
 def ansi_c(body: str) -> str:
@@ -147,6 +177,11 @@ class WordDecoder:
         self.every: str | None = None
         self.kinds: dict[str, str] = {}
         self.lists: Callable[[Node], str | None] | None = None
+        self.runtime: frozenset[str] | set[str] = frozenset()
+        self.integers: frozenset[str] | set[str] = frozenset()
+        self.attributes: dict[str, str] = {}
+        self.leftovers: frozenset[str] | set[str] = frozenset()
+        self.evaluated: Evaluated | None = None
 
     def refer(self, name: str, target: str) -> None:
         """`declare -n name=target`: `$name` reads, and assigning `name` writes, the variable `target`."""
@@ -169,6 +204,93 @@ class WordDecoder:
         if not isinstance(self.tainted, set):
             self.tainted = set()
         self.tainted.add(name)
+
+    def bind(self, name: str, kind: str = "") -> None:
+        """`name` now holds a value read at run time (`kind` "runtime"), an integer arithmetic gave it
+        ("integer"), or a value the script wrote (""): what arithmetic evaluating it could run depends on it."""
+        for marks in (self.runtime, self.integers):
+            if name in marks and isinstance(marks, set):
+                marks.discard(name)
+        if kind == "runtime":
+            self.runtime = self.runtime if isinstance(self.runtime, set) else set()
+            self.runtime.add(name)
+        elif kind == "integer":
+            self.integers = self.integers if isinstance(self.integers, set) else set()
+            self.integers.add(name)
+
+    def found(self) -> Evaluated:
+        if self.evaluated is None:
+            self.evaluated = Evaluated()
+        return self.evaluated
+
+    def arithmetic(self, text: str, seen: frozenset[str] = frozenset()) -> None:
+        """Records what evaluating `text` as arithmetic would run: substitutions written in it, and the
+        values of the names it reads, evaluated in turn (`x='a[$(id)]'; (( x ))` runs `id`). A name the
+        script never bound comes from the environment the runtime gives every command, not the agent."""
+        text = text.translate(_MARKS)
+        at = 0
+        while len(seen) < MAX_EVALUATED:
+            match = _ARITHMETIC.search(text, at)
+            if match is None:
+                return
+            at = match.end()
+            if match.group("sub"):
+                at = self.substitution(text, match.start(), match.group("sub"))
+                continue
+            name = match.group("braced") or match.group("plain") or match.group("name")
+            if name is None or match.group("mark") == "#":
+                continue
+            sets = match.group("sets")
+            if sets is None or _ASSIGNS_ONLY.fullmatch(sets) is None:
+                self.reads(name, seen)
+            if sets is not None and not match.group("braced") and not match.group("plain"):
+                self.bind(name, "integer")
+
+    def reads(self, name: str, seen: frozenset[str]) -> None:
+        """Arithmetic reads `name`: its value is evaluated as arithmetic too."""
+        if name in self.integers or name in seen:
+            return
+        if name in self.runtime:
+            self.found().runtime.append(name)
+            return
+        value = self.variables.get(name)
+        if value is not None:
+            self.arithmetic(value, seen | {name})
+
+    def substitution(self, text: str, start: int, opener: str) -> int:
+        """Records the `$(…)` or backquotes at `start` of a value Bash evaluates: one left unresolved by
+        the analysis is a value read at run time, one written in the value is code; returns where it ends."""
+        end, closed = _closing(text, start + len(opener), opener)
+        raw = text[start:end]
+        if raw in self.leftovers:
+            if COUNTS.search(raw[len(opener) : len(raw) - 1]) is None:
+                self.found().runtime.append(raw)
+        else:
+            self.found().hidden.append(text[start + len(opener) : end - 1 if closed else end])
+        return end
+
+    def names(self, word: str) -> None:
+        """A name handed to a builtin that assigns, tests or unsets it (`printf -v`, `read`, `unset`,
+        `test -v`, `declare`): an array subscript in it is evaluated (`unset 'a[$(id)]'` runs `id`), and
+        a name that is itself a value read at run time could hold one."""
+        head, bracket, rest = word.partition("[")
+        if "$" in head or "`" in head:
+            self.arithmetic(head)
+        if bracket and self.attributes.get(head) != "A":
+            close = rest.find("]=")
+            self.arithmetic(rest[:close] if close >= 0 else rest.rstrip("]"))
+
+    def prompt(self, name: str, value: str | None) -> None:
+        """`${name@P}` expands the value as a prompt, running the substitutions in it."""
+        if name in self.runtime:
+            self.found().prompts.append(name)
+            return
+        text, at = value or "", 0
+        for _ in range(MAX_EVALUATED):
+            match = _SUBSTITUTION.search(text, at)
+            if match is None:
+                return
+            at = self.substitution(text, match.start(), match.group(0))
 
     def raw(self, node: Node) -> str:
         """The source text of `node`."""
@@ -225,6 +347,8 @@ class WordDecoder:
             found = self.resolve(node) if self.resolve is not None else None
             if found is None:
                 self.dynamic = True
+                self.leftovers = self.leftovers if isinstance(self.leftovers, set) else set()
+                self.leftovers.add(raw)
                 if self.lists is not None:
                     self.every = self.lists(node) or self.every
                 return raw
@@ -274,6 +398,8 @@ class WordDecoder:
         bang, name, subscript, operator = match.groups()
         if name in ("@", "*") or name.isdigit() and name != "0" or name == "#" and not bang:
             return self._positional(name, quoted, operator)
+        if bang or operator[:1] in (":", "@"):
+            self.evaluates(bool(bang), name, operator)
         if bang:
             target = self.variables.get(name)
             if target is None or not _NAME.fullmatch(target) or operator:
@@ -308,6 +434,20 @@ class WordDecoder:
         if value is None:
             return self._unknown(inner, raw)
         return value if quoted else self.split(value)
+
+    def evaluates(self, bang: bool, name: str, operator: str) -> None:
+        """Parameter operators that evaluate a value: `${!name}` reads the variable the value names (a
+        subscript in it is evaluated), `${name:offset:length}` evaluates offset and length as arithmetic,
+        and `${name@P}` expands the value as a prompt."""
+        if bang and not operator:
+            if name in self.runtime:
+                self.found().runtime.append(name)
+            elif name in self.variables:
+                self.names(self.variables[name])
+        elif operator == "@P":
+            self.prompt(name, self.variables.get(name))
+        elif operator[:1] == ":" and operator[1:2] not in ("-", "=", "?", "+"):
+            self.arithmetic(operator[1:])
 
     def _nested(self, match: re.Match[str]) -> str:
         """A plain `$NAME` inside an operator's word (`${HOME%/$USER}`): the script's value, or a sample."""
@@ -473,6 +613,28 @@ def _pattern(pattern: str, greedy: bool, reverse: bool = False) -> re.Pattern[st
         return re.compile("".join(reversed(parts)) if reverse else "".join(parts), re.S)
     except re.error:
         return None
+
+
+def _closing(text: str, at: int, opener: str) -> tuple[int, bool]:
+    """Where the substitution opened by `opener` just before `at` ends (after its closing character),
+    and whether it was closed: parentheses nest, quotes are skipped; backquotes end at the next one."""
+    if opener == "`":
+        end = text.find("`", at)
+        return (end + 1, True) if end >= 0 else (len(text), False)
+    depth, quote = 1, ""
+    for i in range(at, len(text)):
+        ch = text[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1, True
+    return len(text), False
 
 
 def _literal(word: str) -> str:
