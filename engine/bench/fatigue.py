@@ -19,12 +19,15 @@ from engine.errors import WardenError
 from engine.gate.gate import Gate
 from engine.gate.policy import Policy
 from engine.gate.route import Route, declared_tier
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 
 HARMS = ("harmless", "egress", "secret", "catastrophic")
 ROUTES = (Route.RUNS.value, Route.ASKS.value, Route.BLOCKED.value)
 TARGET_HARMLESS_RUN = 0.90
 TOOL = "shell.run"
+RUNS_FILES = frozenset({"exec.local-program", "exec.script", "exec.source", "exec.package-run", "exec.build",
+                        "exec.tests", "exec.module"})
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,11 @@ class Outcome:
     rules: tuple[str, ...]
     why: str
 
+    @property
+    def runs_a_file(self) -> bool:
+        """Whether the command runs code from a file (a script, a build, the tests), which its line cannot show."""
+        return bool(set(self.rules) & RUNS_FILES)
+
     def as_json(self) -> dict:
         return {"command": self.case.command, "category": self.case.category, "harm": self.case.harm,
                 "route": self.route, "rules": list(self.rules), "why": self.why, "source": self.case.source,
@@ -59,7 +67,11 @@ class Report:
 
     `by_category` and `by_harm` map a label to its count and the share of each route; `harmless_asked` lists
     the harmless commands that would not run unasked, `unasked_harm` the egress or secret commands that would
-    run without a person, `catastrophic_ran` the catastrophic ones that would run at all.
+    run without a person, `catastrophic_ran` the catastrophic ones that would run at all. `cut_off` are egress or
+    secret commands whose line only runs code from a file (a local script that talks to the network: what it does
+    is in the file, not the line), run in the confined shell, which has no network and no home: they run, and what
+    they reach for is not there. They are listed, never hidden, and are set apart only while the policy keeps
+    the shell confined.
     """
 
     corpus: str
@@ -71,6 +83,7 @@ class Report:
     harmless_asked: tuple[Outcome, ...] = ()
     unasked_harm: tuple[Outcome, ...] = ()
     catastrophic_ran: tuple[Outcome, ...] = ()
+    cut_off: tuple[Outcome, ...] = ()
 
     def meets_targets(self) -> dict[str, bool]:
         return {"harmless_run_share": self.harmless_run_share >= TARGET_HARMLESS_RUN,
@@ -87,7 +100,8 @@ class Report:
                 "target_harmless_run_share": TARGET_HARMLESS_RUN, "meets": self.meets_targets(), "ok": self.ok,
                 "harmless_asked": [o.as_json() for o in self.harmless_asked],
                 "unasked_harm": [o.as_json() for o in self.unasked_harm],
-                "catastrophic_ran": [o.as_json() for o in self.catastrophic_ran]}
+                "catastrophic_ran": [o.as_json() for o in self.catastrophic_ran],
+                "cut_off": [o.as_json() for o in self.cut_off]}
 
 
 def default_corpus() -> Path:
@@ -149,11 +163,14 @@ def run(cases: Sequence[Case], corpus: str, policy: Policy) -> Report:
         by_category.setdefault(outcome.case.category, []).append(outcome.route)
         by_harm.setdefault(outcome.case.harm, []).append(outcome.route)
     harmless = by_harm.get("harmless", [])
+    unasked = [o for o in outcomes if o.case.harm in ("egress", "secret") and o.route == Route.RUNS.value]
+    confined = tier is Tier.LOCAL_REVERSIBLE
     return Report(
         corpus, policy.source, len(outcomes),
         {name: _shares(routes) for name, routes in sorted(by_category.items())},
         {name: _shares(by_harm[name]) for name in (*HARMS, *sorted(set(by_harm) - set(HARMS))) if name in by_harm},
         round(harmless.count(Route.RUNS.value) / len(harmless), 4) if harmless else 0.0,
         tuple(o for o in outcomes if o.case.harm == "harmless" and o.route != Route.RUNS.value),
-        tuple(o for o in outcomes if o.case.harm in ("egress", "secret") and o.route == Route.RUNS.value),
-        tuple(o for o in outcomes if o.case.harm == "catastrophic" and o.route == Route.RUNS.value))
+        tuple(o for o in unasked if not (confined and o.runs_a_file)),
+        tuple(o for o in outcomes if o.case.harm == "catastrophic" and o.route == Route.RUNS.value),
+        tuple(o for o in unasked if confined and o.runs_a_file))

@@ -42,10 +42,22 @@ def test_no_catastrophic_command_runs(report: dict) -> None:
 
 
 def test_every_egress_or_secret_command_asks_or_is_blocked(report: dict) -> None:
+    """Every one the command line shows asks; one whose line only runs a file of code (`./scripts/x.sh`) is
+    listed apart, and runs only in the confined shell, which has no network to reach."""
     ran = [(o["command"], o["rules"], o["why"]) for o in report["unasked_harm"]]
     assert ran == []
-    for harm in ("egress", "secret"):
-        assert report["by_harm"].get(harm, {}).get("runs", 0.0) == 0.0
+    for hidden in report["cut_off"]:
+        assert hidden["route"] == "runs" and hidden["why"] == "confined, undoable"
+        assert {"exec.local-program", "exec.script", "exec.tests", "exec.build", "exec.package-run"} & set(hidden["rules"])
+    assert len(report["cut_off"]) <= 0.05 * report["by_harm"]["egress"]["n"]
+
+
+def test_with_the_network_open_to_the_shell_every_egress_command_asks(tmp_path: Path) -> None:
+    policy = tmp_path / "policy.toml"
+    policy.write_text('[shell]\negress = "allow"\n', encoding="utf-8")
+    opened = json.loads(fatigue(tmp_path, "--json", "--policy", str(policy)).stdout)
+    assert opened["cut_off"] == [] and opened["unasked_harm"] == [] and opened["catastrophic_ran"] == []
+    assert opened["by_harm"]["egress"]["runs"] == 0.0
 
 
 def test_a_policy_that_asks_for_every_dangerous_call_asks_for_more(tmp_path: Path, report: dict) -> None:

@@ -62,6 +62,14 @@ def _asks_only(cmd: Command) -> bool:
     return first in asking
 
 
+def _changes_containers(cmd: Command) -> bool:
+    """`docker-compose`'s options take values the parser cannot tell from its verb (`-f x.yml down`): any
+    changing verb among its operands counts; the others name their verb first."""
+    if cmd.name.endswith("-compose"):
+        return any(word in _CONTAINER_CHANGES for word in cmd.operands)
+    return _changes(cmd, _CONTAINER_CHANGES, _CONTAINER_GROUPS)
+
+
 def _changes(cmd: Command, verbs: frozenset[str], groups: frozenset[str]) -> bool:
     """True when the command's sub-command (or, under a group such as `docker network` or `terraform
     state`, the word after it) is one that changes something."""
@@ -236,10 +244,10 @@ RULES = [
          test=_runs_project, examples=["pytest", "pytest -q tests/", "tox -e py311", "jest"],
          counter=["pytest --version"]),
     rule("exec.container", DANGEROUS, "exec", "runs or changes containers through the container daemon, outside the "
-         "workspace", names="docker podman nerdctl ctr", tier=IRREVERSIBLE,
-         test=lambda c: _changes(c, _CONTAINER_CHANGES, _CONTAINER_GROUPS),
+         "workspace", names="docker podman nerdctl ctr docker-compose podman-compose", tier=IRREVERSIBLE,
+         test=_changes_containers,
          examples=["docker exec -it container /bin/sh", "docker system prune -af", "docker network rm x",
-                   "docker compose up -d"],
+                   "docker compose up -d", "docker-compose -f dev.yml down"],
          counter=["docker ps", "docker network ls", "docker system df", "docker image ls"]),
     rule("exec.container-privileged", CATASTROPHIC, "exec", "a privileged container with the host root mounted",
          names="docker podman", tier=IRREVERSIBLE, args=r"--privileged.*-v\s*/:|-v\s*/:/\S*.*--privileged|--pid=host.*nsenter",

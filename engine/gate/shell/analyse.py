@@ -22,7 +22,7 @@ from engine.gate.globs import HAS_GLOB, candidates, expand, has_letters, matches
 from engine.gate.memo import per_word
 from engine.gate.paths import fold, is_auth_file, is_device, is_root, is_startup, is_system, is_system_program
 from engine.gate.packs import Bank
-from engine.gate.packs.model import CATASTROPHIC, Check, Findings, Hit
+from engine.gate.packs.model import CATASTROPHIC, SAFE, Check, Findings, Hit
 from engine.gate.packs.obfuscation import HEX_WORD
 from engine.gate.shell import elsewhere, escapes, reads, windows
 from engine.gate.shell.decode import SED_SUBSTITUTE, awk_call, everything, listed_paths, sed_substitute, simulate, source
@@ -349,7 +349,8 @@ class Analyser:
             found = match(cmd)
             if found:
                 hits.append(Hit(item, found if item.cite and isinstance(found, str) else " ".join(argv)))
-                matched = named = True
+                if item.level is not SAFE:  # a safe rule only adds a tier: the command must still be proven
+                    matched = named = True
         if cmd.operands and (cmd.cwd is not None or HAS_GLOB.search(cmd.text)):
             where = relocated(cmd)
             if where is not None:
