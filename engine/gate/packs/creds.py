@@ -8,7 +8,7 @@ from engine.gate.globs import HAS_GLOB, candidates, expand, matches
 from engine.gate.paths import SEARCHERS, fold, is_secret
 from engine.gate.packs import cloud, macos
 from engine.gate.packs.disks import only_with
-from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, Pack, Proof, any_operand, rule
+from engine.gate.packs.model import CATASTROPHIC, DANGEROUS, IRREVERSIBLE, SAFE, Pack, Proof, any_operand, rule
 from engine.gate.proof import at_most, harmless_pager, options, subcommands
 from engine.gate.shell import reads
 from engine.gate.shell.unwrap import PRIVILEGED
@@ -117,6 +117,11 @@ RULES = [
          examples=["cat ~/.ssh/id_rsa", "sort ~/.aws/credentials", "cat < /etc/shadow", "cat .env", "cat /etc/shado?",
                    "cd ~/.ssh && paste id_rsa", "date -f ~/.ssh/id_rsa", "ls ~/.ssh | xargs cat"],
          counter=["cat /etc/passwd /etc/group", "cat README.md", "ls -la ~/.ssh", "cat *.txt"]),
+    rule("creds.list-secret", SAFE, "creds", "lists a secret location (which keys and credentials exist there)",
+         names="ls dir vdir tree exa eza lsd stat du file find fd", tier=IRREVERSIBLE,
+         test=lambda c: any_operand(c, is_secret),
+         examples=["ls -la ~/.ssh", "ls ~/.aws/", "tree ~/.gnupg", "stat ~/.kube/config", "find ~/.ssh -type f"],
+         counter=["ls -la", "ls ~/src", "find . -name '*.py'"]),
     rule("creds.dump-hashes", CATASTROPHIC, "creds", "reads the password hashes as root (credential dumping)",
          tier=IRREVERSIBLE, test=_dumps_hashes, cite=True,
          examples=["sudo cat /etc/shadow", "echo $(sudo cat /etc/shadow)", "sudo cp /etc/shadow /tmp/s", "doas tail /etc/gshadow",

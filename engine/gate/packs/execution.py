@@ -221,6 +221,11 @@ RULES = [
          test=lambda c: not _proven(c),
          examples=["npm install", "pip install requests", "apt-get install -y nginx", "go get github.com/u/p"],
          counter=["pip list", "npm ls", "npm config get registry", "npm pkg get name"]),
+    rule("exec.module-install", DANGEROUS, "exec net", "installs packages from a registry over the network (their "
+         "install scripts run code)", names="python python3 py pypy3", tier=IRREVERSIBLE,
+         args=r"(?:^|\s)-m ?(?:pip|pipx|uv)\s(?:[^\n]{0,300}\s)?(?:install|download|wheel)(?:\s|$)",
+         examples=["python3 -m pip install requests", "python -m pip install -U pip", "python3 -mpip install x"],
+         counter=["python3 -m pip list", "python3 -m pytest", "python3 setup.py install"]),
     rule("exec.package-remove", DANGEROUS, "exec", "removes installed packages", tier=COMPENSABLE,
          names="npm pnpm yarn pip pip3 gem cargo apt apt-get yum dnf zypper pacman apk brew choco snap flatpak conda dpkg rpm",
          args=r"(?:^|\s)(?:uninstall|remove|rm|purge|erase|autoremove|-R\w*|-e|-P|clean)(?:\s|$)",

@@ -388,7 +388,7 @@ RULES = [
          names=_DELETE + " clear-content clear-item clear-recyclebin remove-psdrive",
          examples=["Remove-Item x.txt", "Remove-Item .\\node_modules -Recurse -Force"], counter=["Get-Item x.txt"]),
     rule("ps.env-dump", DANGEROUS, "windows creds", "prints the environment, where tokens and passwords often live",
-         names="get-childitem get-item get-content get-itemproperty", test=_env_drive,
+         names="get-childitem get-item get-content get-itemproperty", test=_env_drive, tier=IRREVERSIBLE,
          examples=["Get-ChildItem env:", "gci Env:\\", "dir env:*"], counter=["Get-ChildItem ."]),
     rule("ps.registry-delete-value", CATASTROPHIC, "windows evasion",
          "deletes registry values that protect the system (LSA protection, UAC, the firewall, SAM/SECURITY)",

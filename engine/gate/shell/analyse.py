@@ -1110,7 +1110,7 @@ class Analyser:
                 self.simple(SimpleCommand([a.replace(replace, token) for a in inner]), findings, depth, via="xargs")
         else:
             self.simple(SimpleCommand(inner + tokens), findings, depth, via="xargs")
-        if text is None and reads.opaque(inner) and self.opaque_input(cmd, stages):
+        if text is None and reads.reveals(inner) and self.opaque_input(cmd, stages):
             self.hit(findings, "creds.read-secret", "paths read at run time: " + (cmd.upstream or " ".join(cmd.argv)))
         return True
 

@@ -95,6 +95,16 @@ def opaque(argv: list[str]) -> bool:
     return bool(argv) and unwrap(argv).name not in NAMES_ONLY
 
 
+# Programs that change or remove the files they are given and never show or copy what they hold.
+LEAVES_CONTENTS = frozenset({"rm", "rmdir", "unlink", "touch", "mkdir", "chmod", "chown", "chgrp", "utime"})
+
+
+def reveals(argv: list[str]) -> bool:
+    """True when a command given any paths could show or pass on what they hold (`cat`, `cp`, `curl -T`), not
+    only change or remove them (`rm`): paths read at run time handed to it could name a secret it reads."""
+    return opaque(argv) and unwrap(argv).name not in LEAVES_CONTENTS
+
+
 def secret_read(argv: list[str], program: list[str], name: str, redirects: list[str], findings: Findings,
                 exposed: bool, inner: Sequence[list[str]] = ()) -> str | None:
     """The secret location a command could read, or None.
