@@ -4,6 +4,7 @@ them all."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from textual.content import Content
@@ -27,6 +28,17 @@ REVERSAL = {
 }
 REVERSAL_CELLS = {reversal: Content.from_markup(markup) for reversal, markup in REVERSAL.items()}
 TIER = {Tier.LOCAL_REVERSIBLE: "local", Tier.RUNTIME_COMPENSABLE: "runtime", Tier.EXTERNALLY_IRREVERSIBLE: "external"}
+
+
+def _reversal(receipt: Receipt) -> Content:
+    """Whether the receipt can be undone; a compensable one says until when its compensator can still act."""
+    compensation = receipt.compensation
+    if receipt.reversal is not Reversal.COMPENSABLE or compensation is None:
+        return REVERSAL_CELLS[receipt.reversal]
+    until = time.strftime("%H:%M", time.localtime(compensation.deadline))
+    if compensation.deadline <= time.time():
+        return Content.styled(f"closed {until}", "$text-muted")
+    return Content.styled(f"until {until}", "$text-warning")
 
 
 class ReceiptJournal(RecordTable):
@@ -74,7 +86,7 @@ class ReceiptJournal(RecordTable):
         return (
             shown(receipt.id),
             Content(clock(receipt.created_at)),
-            REVERSAL_CELLS[receipt.reversal],
+            _reversal(receipt),
             Content(TIER.get(receipt.tier, receipt.tier.value)),
             shown(receipt.summary),
             shown(receipt.task_id or ""),

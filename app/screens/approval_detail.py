@@ -161,13 +161,19 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
                 "$text-muted"))
         return lines
 
-    def action_decide(self, approved: bool) -> None:
-        """Decide through the pane's message; only a pending approval can be decided."""
+    def _decidable(self) -> bool:
+        """Whether the approval shown can be decided now; if not, the person is told why in one line."""
         if self.detail is None:
             self.notify("The approval is still loading.", severity="warning")
-            return
+            return False
         if self.detail.approval.status is not ApprovalStatus.PENDING:
             self.notify(f"{self.record_id} is {self.detail.approval.status.value}, not pending.", severity="warning")
+            return False
+        return True
+
+    def action_decide(self, approved: bool) -> None:
+        """Decide through the pane's message; only a pending approval can be decided."""
+        if not self._decidable():
             return
         self.app.post_message(ApprovalList.Decided(self.record_id, approved))
         self.dismiss(approved)
@@ -183,11 +189,7 @@ class ApprovalDetailScreen(DetailScreen[ApprovalDetail]):
     def action_scope(self, scope: str) -> None:
         """Approve for a scope past once, through the pane's message: the app confirms the pattern first. A call
         that takes no scope says why, in one line, and stays pending."""
-        if self.detail is None:
-            self.notify("The approval is still loading.", severity="warning")
-            return
-        if self.detail.approval.status is not ApprovalStatus.PENDING:
-            self.notify(f"{self.record_id} is {self.detail.approval.status.value}, not pending.", severity="warning")
+        if not self._decidable():
             return
         if self.pattern is None:
             self.notify(f"{self.record_id} takes no scope: {self.no_scope}. It stays pending: approve it once or "

@@ -3,6 +3,7 @@ and reversal, its task and step, and the later receipts an undo of it would meet
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from textual.content import Content
@@ -11,6 +12,7 @@ from textual.widget import Widget
 from app.screens.record_detail import DetailScreen, blocked_lines, call_lines, diff_lines, labelled, section
 from engine.journal.diff import ReceiptDetail
 from engine.journal.receipt import Reversal
+from engine.tools.compensator import Compensation
 from engine.visible import visible
 
 SNAPSHOT_STATES = {
@@ -43,6 +45,8 @@ class ReceiptDetailScreen(DetailScreen[ReceiptDetail]):
             labelled("reversal", receipt.reversal.value, _tone(receipt.reversal)),
             labelled("snapshot", f"{receipt.snapshot_kind.value}, {SNAPSHOT_STATES[detail.snapshot_state]}"),
         ]
+        if receipt.compensation is not None:
+            facts.append(labelled("window", window(receipt.compensation, time.time())))
         widgets: list[Widget] = []
         if blocked(detail):
             widgets += blocked_lines(receipt.summary.removeprefix(f"BLOCKED {receipt.call.tool}: "))
@@ -69,6 +73,20 @@ class ReceiptDetailScreen(DetailScreen[ReceiptDetail]):
                                  (visible(f"{later.why}" + (f": {', '.join(later.paths)}" if later.paths else "")),
                                   "$text-warning"), f"  ({visible(str(later.reversal))})")
                 for later in detail.later]
+
+
+def window(compensation: Compensation, now: float) -> str:
+    """Until when a compensable effect can still be taken back, and by what: what a person needs to decide in time."""
+    until = time.strftime("%H:%M:%S", time.localtime(compensation.deadline))
+    left = compensation.deadline - now
+    if left <= 0:
+        return f"closed at {until}: {compensation.remains()}"
+    return (f"{compensation.call.tool} can take {compensation.noun} {compensation.key} back in {compensation.system} "
+            f"until {until} ({_left(left)} left)")
+
+
+def _left(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
 def blocked(detail: ReceiptDetail) -> bool:
