@@ -32,6 +32,15 @@ class PolicyError(WardenError, ValueError):
     """The policy file cannot be read or says something Warden does not understand."""
 
 
+SHELL_BOUNDS = {  # [shell] key: (default, least, most, whole); a confined command is stopped past each.
+    # The defaults leave room for an ordinary build (a compiler's gigabytes, a target directory) on a workstation.
+    "timeout_seconds": (60.0, 0.001, 7 * 24 * 3600.0, False),
+    "memory_mb": (8192, 16, 1024 * 1024, True),
+    "processes": (1024, 1, 1_000_000, True),
+    "write_mb": (8192, 1, 16 * 1024 * 1024, True),
+}
+
+
 @dataclass(frozen=True)
 class Policy:
     """Per-tool defaults, extra read-only commands, allowed hosts, auto-approved rules, the
@@ -47,9 +56,9 @@ class Policy:
     shell_unconfined: bool = False
     shell_egress: bool = False
     shell_timeout_seconds: float = 60.0
-    shell_memory_mb: int = 2048  # [shell] bounds on a confined command (engine/envs/workspace/bounds.py)
-    shell_processes: int = 256
-    shell_write_mb: int = 1024
+    shell_memory_mb: int = int(SHELL_BOUNDS["memory_mb"][0])  # [shell] bounds (engine/envs/workspace/bounds.py)
+    shell_processes: int = int(SHELL_BOUNDS["processes"][0])
+    shell_write_mb: int = int(SHELL_BOUNDS["write_mb"][0])
     prices: Mapping[str, tuple[float, float]] = field(default_factory=lambda: dict(PRICES))
     programs_expire_unused_days: int = 30  # [programs] expire_unused_days; 0: never by age
     programs_keep_at_most: int = 1000  # [programs] keep_at_most; 0: no limit
@@ -198,12 +207,6 @@ def _switch(section: dict, key: str, source: str) -> bool:
     return value == "allow"
 
 
-SHELL_BOUNDS = {  # [shell] key: (default, least, most, whole); a confined command is stopped past each
-    "timeout_seconds": (60.0, 0.001, 7 * 24 * 3600.0, False),
-    "memory_mb": (2048, 16, 1024 * 1024, True),
-    "processes": (256, 1, 1_000_000, True),
-    "write_mb": (1024, 1, 16 * 1024 * 1024, True),
-}
 
 
 def _bound(section: dict, key: str, source: str) -> float:

@@ -77,7 +77,7 @@ def sleepers(marker: str) -> list[int]:
 def test_the_bounds_are_read_from_the_policy_with_defaults():
     default = Policy()
     assert (default.shell_timeout_seconds, default.shell_memory_mb, default.shell_processes,
-            default.shell_write_mb) == (60.0, 2048, 256, 1024)
+            default.shell_write_mb) == (60.0, 8192, 1024, 8192)
     read = Policy.from_mapping({"shell": {"timeout_seconds": 5, "memory_mb": 100, "processes": 10, "write_mb": 1}})
     assert (read.shell_timeout_seconds, read.shell_memory_mb, read.shell_processes, read.shell_write_mb) == (5, 100, 10, 1)
 

@@ -46,9 +46,9 @@ class Bounds:
     """The policy's `[shell]` bounds on one confined command."""
 
     timeout: float = 60.0
-    memory_mb: int = 2048
-    processes: int = 256
-    write_mb: int = 1024
+    memory_mb: int = 8192
+    processes: int = 1024
+    write_mb: int = 8192
 
     def line(self) -> str:
         return (f"{self.timeout:g} s, {self.memory_mb} MB memory, {self.processes} processes, "
