@@ -127,8 +127,9 @@ _LINES: dict[type, Callable[[Any], tuple[str, list[str], str]]] = {
     ev.TaskCancelled: lambda e: (f"cancelled by {e.cancelled_by}", [], "bad"),
     ev.AgentStepped: lambda e: (f"step {e.idx} proposed: {call_line(e.call)}{_usage(e.usage)}", [], ""),
     ev.AgentConcluded: lambda e: (f"agent {e.outcome}{_usage(e.usage)}: {e.message}", [], ""),
-    ev.ActionClassified: lambda e: (f"step {e.idx} rated {e.level} ({e.tier}): {e.reason}", [],
-                                    "" if e.level == "safe" else "wait"),
+    ev.ActionClassified: lambda e: (f"step {e.idx} rated {e.level} ({e.tier}): {e.reason}"
+                                    + (f"; {e.route}: {e.why}" if e.route else ""), [],
+                                    "wait" if e.route == "asks" or (not e.route and e.level != "safe") else ""),
     ev.ActionBlocked: lambda e: (f"step {e.idx} blocked: {call_line(e.call)}: {e.reason}", [], "bad"),
     ev.ApprovalRequested: lambda e: (f"approval {e.approval_id} asked: {call_line(e.call)}: {e.reason}", [], "wait"),
     ev.ApprovalDecided: lambda e: (f"approval {e.approval_id} {'approved' if e.approved else 'denied'} by {e.decided_by}",

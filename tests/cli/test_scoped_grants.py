@@ -6,6 +6,7 @@ run unasked by default), so each case acts on real files in a throwaway workspac
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 from pathlib import Path
@@ -16,6 +17,7 @@ from engine.gate.approvals import Approval, ApprovalStatus
 from engine.gate.grants import GrantError, Scope, scoped_pattern
 from engine.gate.patterns import pattern_of
 from engine.gate.verdict import Level, Verdict
+from engine.runtime import Runtime, Switches
 from engine.tier import Tier
 from engine.tools.call import ToolCall
 from tests.cli.test_records_cli import cli, cli_json, db, drain, queue
@@ -48,10 +50,12 @@ def test_a_pattern_grant_runs_matching_calls_unasked_until_it_is_revoked(home: P
     drain(home, ws)
     assert not (ws / "a.txt").exists()
 
-    queue(home, ws, delete("b.txt"))
+    covered = queue(home, ws, delete("b.txt"))
     assert not (ws / "b.txt").exists() and cli_json(capsys, "approvals", "list") == []
     [listed] = cli_json(capsys, "approvals", "grants")
     assert (listed["id"], listed["uses"]) == (grant["id"], 1)
+    assert any(f"runs: granted by {listed['granted_by']}" in text and grant["id"] in text
+               for text in timeline(home, ws, covered)), "the task's timeline says which grant let it run"
 
     queue(home, ws, delete("c.md"))
     [outside] = cli_json(capsys, "approvals", "list")
@@ -129,3 +133,16 @@ def test_a_compound_command_grants_only_itself() -> None:
 
 def test_scope_values_are_the_three_a_person_chooses_from() -> None:
     assert [scope.value for scope in Scope] == ["once", "task", "pattern"]
+
+
+def timeline(home: Path, ws: Path, task_id: str) -> list[str]:
+    """The lines of a task's timeline, as the console's task detail shows them."""
+
+    async def read() -> list[str]:
+        runtime = await Runtime.open(home, ws, Switches())
+        try:
+            return [entry.text for entry in (await runtime.task_detail(task_id)).entries]
+        finally:
+            await runtime.close()
+
+    return asyncio.run(read())
