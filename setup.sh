@@ -43,6 +43,8 @@ need "ls \"\${PLAYWRIGHT_BROWSERS_PATH:-\$HOME/.cache/ms-playwright}\"/chromium-
       || command -v chromium || command -v chromium-browser || command -v google-chrome" chromium
 if [ "$target" = test ]; then
     need "command -v tmux" tmux
+    # The hook tests install a real Claude Code from npm.
+    need "command -v npm" nodejs npm
     # The sandbox's tests run ordinary build tools inside it.
     need "command -v make" make
     need "command -v Xvfb" xvfb

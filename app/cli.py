@@ -23,6 +23,8 @@ COMMANDS: dict[str, str] = {
     "approvals": "list pending approvals, approve or deny one",
     "journal": "list receipts, show or diff one, undo one or a whole task, export, gc, match a secret",
     "programs": "list, draw, export, import, expire or remove stored programs",
+    "exec": "run one command in the sandbox, gated, with a receipt",
+    "hook": "answer a host's hook (Claude Code), or install it into the host's settings",
     "classify": "rate commands from stdin with the risk gate",
     "doctor": "report the sandbox, the home, the database and optional parts",
     "bench": "run a benchmark",

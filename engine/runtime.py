@@ -33,6 +33,7 @@ from engine.gate.approvals import ApprovalBook
 from engine.gate.gate import Decision, Gate
 from engine.gate.grants import Grant, GrantBook, Scope, scoped_pattern
 from engine.gate.policy import Policy
+from engine.hosts.sessions import HostSessions
 from engine.gate.verdict import Level
 from engine.home import sandbox_for, warden_home
 from engine.journal.journal import Journal, UndoError
@@ -167,6 +168,7 @@ class Runtime(Records):
         self.fence = EffectFence(home / "fences", self.queue)
         stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry,
                           self.fence, self.acting, self.grants)
+        self.hosts = HostSessions(store, self.queue, stepper, self.approvals, self.environment, lease_seconds)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
         self._opened: dict[str, Environment] = {env.identity: env for env in self.environments.values()}
         self.runner: TaskBackend = TaskRunner(

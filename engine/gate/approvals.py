@@ -226,6 +226,13 @@ class ApprovalBook:
             (ApprovalStatus.WITHDRAWN.value, task_id, ApprovalStatus.PENDING.value, ApprovalStatus.APPROVED.value),
         )
 
+    async def withdraw_one(self, approval_id: str) -> bool:
+        """Nobody may decide one undecided approval any more (its caller stopped waiting); whether it was pending."""
+        return await self._store.execute(
+            "UPDATE approvals SET status = ? WHERE id = ? AND status = ?",
+            (ApprovalStatus.WITHDRAWN.value, approval_id, ApprovalStatus.PENDING.value),
+        ) == 1
+
     async def pending(self) -> list[Approval]:
         rows = await self._store.fetchall(
             "SELECT * FROM approvals WHERE status = ? ORDER BY created_at", (ApprovalStatus.PENDING.value,)

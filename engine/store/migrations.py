@@ -171,4 +171,14 @@ MIGRATIONS: tuple[str, ...] = (
     );
     ALTER TABLE approvals ADD COLUMN route TEXT NOT NULL DEFAULT '';
     """,
+    # Host sessions (`engine/hosts/sessions.py`): which task is a host's session (Claude Code's session id, ...).
+    """
+    CREATE TABLE host_sessions (
+        host TEXT NOT NULL,
+        session TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (host, session)
+    );
+    """,
 )

@@ -51,9 +51,9 @@ class TaskQueue:
     def database(self) -> Path:
         return self._store.path
 
-    async def submit(self, specs: list[tuple[TaskSpec, str]]) -> list[Task]:
+    async def submit(self, specs: list[tuple[TaskSpec, str]], status: TaskStatus = TaskStatus.QUEUED) -> list[Task]:
         """Queue every spec, with the identity of the environment it acts in, in one transaction:
-        all of them, or (on any failure) none."""
+        all of them, or (on any failure) none. A hosted task starts `paused`: no runner may take it up."""
         ids = []
         async with self._store.transaction() as db:
             for spec, env in specs:
@@ -63,7 +63,7 @@ class TaskQueue:
                 whole, short = json.dumps(recorded), json.dumps(abridged_value(recorded))
                 await db.execute(
                     "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at, env) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (task_id, self.redactor.text(spec.goal, keep=True), short, TaskStatus.QUEUED.value, now, now, env),
+                    (task_id, self.redactor.text(spec.goal, keep=True), short, status.value, now, now, env),
                 )
                 if short != whole:
                     await db.execute("INSERT INTO task_specs (task_id, spec) VALUES (?, ?)", (task_id, whole))
@@ -153,6 +153,17 @@ class TaskQueue:
             if claimed:
                 return await self.get(candidate)
         return None
+
+    async def take(self, runner: str, task_id: str) -> Task | None:
+        """Take a hosted task (`TaskSpec.hosted`) for one call of its host, from `paused` (or `queued`, where a
+        decision left it), raising its epoch as `claim` does; None while another call of it holds it."""
+        now = time.time()
+        taken = await self._store.execute(
+            "UPDATE tasks SET status = ?, updated_at = ?, heartbeat_at = ?, claimed_by = ?, epoch = epoch + 1"
+            " WHERE id = ? AND status IN (?, ?)",
+            (TaskStatus.RUNNING.value, now, now, runner, task_id, TaskStatus.PAUSED.value, TaskStatus.QUEUED.value),
+        )
+        return await self.get(task_id) if taken else None
 
     async def reap(self, lease_seconds: float) -> list[str]:
         """Put back in the queue every running task whose runner has not beaten within the lease."""
@@ -270,6 +281,11 @@ class TaskQueue:
         field's text), so not even the first record of it holds that."""
         self.redactor.mark(*await secret_values(env, call))
         await self.record(claim, idx, call, "proposed", source, state_id)
+
+    async def record_pending(self, claim: Claim, idx: int, call: ToolCall, source: str, pending: str) -> None:
+        """Mark a step `dispatching` with what its write-ahead left, in a transaction of its own."""
+        async with self._store.transaction() as db:
+            await self.mark_step(db, claim, idx, call, "dispatching", source, pending=pending)
 
     async def record(self, claim: Claim, idx: int, call: ToolCall, status: str, source: str,
                      state_id: str | None = None, output: str | None = None) -> None:

@@ -131,6 +131,8 @@ class TaskRunner:
         approval = await self._approvals.decide(approval_id, approved, by)
         await self._bus.publish(ApprovalDecided(approval.task_id, approval.id, approved, by))
         verb = "granted" if approved else "denied"
+        if (await self.queue.get(approval.task_id)).spec.hosted:  # its host's call is waiting on the decision itself
+            return
         if await self.queue.move(approval.task_id, TaskStatus.QUEUED, expect=TaskStatus.PAUSED):
             await self._bus.publish(TaskResumed(approval.task_id, f"approval {approval.id} {verb} by {by}"))
             self._wake.set()
@@ -233,6 +235,9 @@ class TaskRunner:
     async def _run(self, task: Task, lease: Lease) -> None:
         task = self.queue.revealed(task)
         spec, mode, program_id = task.spec, task.mode, task.program_id
+        if spec.hosted:  # its host drives it (a call whose hook died left it running): only its host goes on
+            await self.queue.move(task.id, TaskStatus.PAUSED, expect=TaskStatus.RUNNING, epoch=task.epoch)
+            return
         env = self._env_for(task)
         if env is None:
             await self._fail(task, f"its environment {task.env or spec.env_kind} cannot be opened here")

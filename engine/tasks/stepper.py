@@ -43,7 +43,7 @@ from engine.tier import Tier
 from engine.tools.call import ToolCall
 from engine.tools.outcome import StepOutcome, StepStatus
 from engine.tools.pins import Pin, binding, changed
-from engine.tools.registry import Tool, ToolError, ToolRegistry
+from engine.tools.registry import CommandFailed, Tool, ToolError, ToolOutput, ToolRegistry
 from engine.tools.witness import Evidence
 
 OUTPUT_LIMIT = 64 * 1024
@@ -65,14 +65,16 @@ class Stepper:
     grants: GrantBook | None = None
 
     async def dispatch(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str,
-                       state_id: str | None = None) -> StepOutcome:
+                       state_id: str | None = None, run: bool = True) -> StepOutcome:
         """One step, holding its environment's fence shared from before its snapshot until it is settled,
-        so an undo in that environment never runs while the step may change what it restores."""
+        so an undo in that environment never runs while the step may change what it restores. With `run`
+        false a call the gate lets run (or a person approved) is only `CLEARED`: recorded, ruled and left
+        proposed for a later dispatch of the same step to run (a host's hook clears, `warden exec` runs)."""
         async with self.acting.acting(env.identity):
-            return await self._dispatch(env, claim, idx, call, source, state_id)
+            return await self._dispatch(env, claim, idx, call, source, state_id, run)
 
     async def _dispatch(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str,
-                        state_id: str | None) -> StepOutcome:
+                        state_id: str | None, run: bool = True) -> StepOutcome:
         task_id = claim.task_id
         if (await self.queue.get(task_id)).status is TaskStatus.CANCELLED:
             return StepOutcome(StepStatus.CANCELLED, "cancelled")
@@ -125,6 +127,8 @@ class Stepper:
                 await self.approvals.retire(approval)
                 return await self._ask(step, verdict, evidence, rolled_back, code, env=env,
                                        moved=f"the screen changed after approval {approval.id} was given: {moved}")
+        if not run:
+            return StepOutcome(StepStatus.CLEARED, ruling.why)
         return await self._run(env, tool, step, verdict, approval, left)
 
     async def _ruling(self, task_id: str, idx: int, call: ToolCall, tool: Tool, interrupted: bool) -> Ruling:
@@ -223,6 +227,7 @@ class Stepper:
                     raise DiskFull(f"the disk holding Warden's snapshots is full ({one_line(exc)})") from None
                 return await self._settle(step, StepStatus.FAILED, one_line(exc), left)
             self.drop(left)
+            output: ToolOutput | None
             try:
                 async with self.fence.hold(step.claim):
                     with deferred.granted(deferred.into(prepared) if tool.snapshots_itself else None):
@@ -230,6 +235,8 @@ class Stepper:
                 message = output.text
             except LeaseLost:
                 raise
+            except CommandFailed as exc:  # it ran and failed: what it printed is kept for whoever passes it on
+                output, status, message = exc.output, StepStatus.FAILED, one_line(exc)
             except Exception as exc:  # a tool's failure is the step's, never the runner's
                 output, status, message = None, StepStatus.FAILED, one_line(exc)
             if prepared is not None and tool.snapshots_itself:
@@ -251,10 +258,43 @@ class Stepper:
             if journal is not None and prepared is not None and not ahead:
                 journal.discard(prepared)
         if status is StepStatus.FAILED:
-            return StepOutcome(StepStatus.FAILED, message)
+            return StepOutcome(StepStatus.FAILED, message, output)
         await self.bus.publish(ActionCompleted(task_id, step.idx, call.as_json(), receipt_id or "", step.source,
                                                message[-500:]))
         return StepOutcome(StepStatus.DONE, message, output, await env.observe())
+
+    async def write_ahead(self, env: Environment, claim: Claim, idx: int, call: ToolCall) -> None:
+        """For an effect its host performs (Claude Code's Write): a cleared step is snapshotted and written ahead,
+        `dispatching`, as `_run` does before a tool runs; `settle_hosted` writes its receipt once the host ran it."""
+        tool = self.registry.check(call)
+        tier = tool.tier_for(call.args)
+        prepared = await self.journal.prepare(env, tool, call, tier) if self.journal is not None else None
+        pending = {"tier": tier.value, "prepared": prepared.as_json() if prepared else None}
+        await self.queue.record_pending(claim, idx, call, "host", json.dumps(pending))
+
+    async def settle_hosted(self, env: Environment, claim: Claim, idx: int, call: ToolCall, ok: bool,
+                            output: str) -> str | None:
+        """The host ran a step written ahead: seal its snapshot and commit its receipt, and mark it done (or failed:
+        a failing tool may still have changed something); the receipt's id, if the journal keeps one."""
+        row = await self.queue.step(claim.task_id, idx)
+        if row is None or row["status"] != "dispatching" or not row["pending"]:
+            raise ToolError(f"step {idx} of task {claim.task_id} was not written ahead")
+        left = json.loads(row["pending"])
+        tool, tier = self.registry.check(call), Tier(left["tier"])
+        prepared = Prepared.from_json(left["prepared"]) if left.get("prepared") else None
+        if self.journal is not None and prepared is not None:
+            await self.journal.seal(env, prepared)
+        status = StepStatus.DONE if ok else StepStatus.FAILED
+        async with self.store.transaction() as db:
+            receipt = None
+            if self.journal is not None and prepared is not None:
+                summary = tool.describe(call.args) + ("" if ok else " (FAILED)")
+                receipt = await self.journal.commit(db, prepared, claim.task_id, idx, call, tier, summary)
+            await self.queue.mark_step(db, claim, idx, call, status.value, "host", receipt_id=receipt.id if receipt
+                                       else None, output=output[-OUTPUT_LIMIT:])
+        await self.bus.publish(ActionCompleted(claim.task_id, idx, call.as_json(), receipt.id if receipt else "", "host",
+                                               output[-500:]))
+        return receipt.id if receipt else None
 
     async def sweep(self, older_than: float) -> None:
         if self.journal is not None:

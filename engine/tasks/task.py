@@ -19,6 +19,9 @@ class TaskError(WardenError):
     """A task cannot be changed as asked (unknown, or already finished)."""
 
 
+HOSTED = "host"  # the agent kind of a task another program drives (`TaskSpec.hosted`)
+
+
 class TaskStatus(StrEnum):
     QUEUED = "queued"
     RUNNING = "running"
@@ -77,6 +80,12 @@ class TaskSpec:
             check_limit("max_steps", self.max_steps, HIGHEST["steps"], whole=True)
         if self.evaluator is not None:
             validate_evaluator(self.evaluator, self.env_kind)
+
+    @property
+    def hosted(self) -> bool:
+        """Whether another program drives the task (a host session of Claude Code, Codex, Gemini CLI or an MCP
+        client, `engine/hosts/`): its calls arrive through that host's hooks, and no runner ever runs it."""
+        return self.agent is not None and self.agent.get("kind") == HOSTED
 
     @property
     def env_kind(self) -> str:

@@ -19,6 +19,7 @@ class StepStatus(StrEnum):
     DENIED = "denied"
     FAILED = "failed"
     CANCELLED = "cancelled"
+    CLEARED = "cleared"  # ruled and allowed, not yet run: its host runs it next (`Stepper.dispatch(run=False)`)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,15 @@ class ToolError(WardenError):
     """A call names an unknown tool, has bad arguments, or the tool failed."""
 
 
+class CommandFailed(ToolError):
+    """A command ran and exited non-zero: the step failed, and `output` keeps what it printed and its exit status
+    (`data["exit"]`), for whoever passes them on (`warden exec`)."""
+
+    def __init__(self, message: str, output: "ToolOutput") -> None:
+        super().__init__(message)
+        self.output = output
+
+
 E = TypeVar("E", bound="Environment")
 P = ParamSpec("P")
 R = TypeVar("R")

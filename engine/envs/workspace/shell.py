@@ -41,7 +41,7 @@ from engine.envs.workspace.sandbox import Finished, Sandbox
 from engine.journal import deferred
 from engine.tier import Tier
 from engine.tools.pins import Pin
-from engine.tools.registry import Tool, ToolError, ToolOutput, acting_in
+from engine.tools.registry import CommandFailed, Tool, ToolError, ToolOutput, acting_in
 
 
 _MEASURED: ContextVar[list[dict[str, float]] | None] = ContextVar("warden_shell_costs", default=None)
@@ -170,10 +170,11 @@ def _output(finished: Finished, sandbox: Sandbox, data: dict[str, Any]) -> ToolO
     if (seen := _MEASURED.get()) is not None and "costs" in data:
         seen.append(data["costs"])
     text = finished.output.decode(errors="replace")
+    output = ToolOutput(text, {"exit": finished.code, "output_bytes": finished.total,
+                               "confinement": sandbox.confinement.value, **data})
     if finished.code != 0:
-        raise ToolError(f"shell.run: exit {finished.code}: {text.strip()[-300:]}")
-    return ToolOutput(text, {"exit": finished.code, "output_bytes": finished.total,
-                             "confinement": sandbox.confinement.value, **data})
+        raise CommandFailed(f"shell.run: exit {finished.code}: {text.strip()[-300:]}", output)
+    return output
 
 
 def _ms(started: float) -> float:
