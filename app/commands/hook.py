@@ -20,7 +20,6 @@ from app.commands.record_text import error
 from engine.errors import WardenError
 from engine.hosts import claude_code
 from engine.hosts.settings import install, uninstall
-from engine.tools.outcome import StepStatus
 
 HOSTS = ("claude-code",)
 WAIT = float(os.environ.get("WARDEN_HOOK_WAIT", "540"))  # under the 600 s timeout the hook is installed with
@@ -62,7 +61,7 @@ def _answer() -> int:
         print(json.dumps(claude_code.deny(f"the hook event could not be read ({exc}); nothing ran")))
         return 0
     try:
-        answer = asyncio.run(_decide(event))
+        answer = asyncio.run(_opened(event))
     except Exception as exc:  # fail closed: no decision is a deny, with how to recover
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         error(f"hook denied the call: {message}")
@@ -72,42 +71,12 @@ def _answer() -> int:
     return 0
 
 
-async def _decide(event: claude_code.Event) -> dict | None:
-    from engine.gate.route import declared_tier
+async def _opened(event: claude_code.Event) -> dict | None:
+    from engine.hosts.answer import answer
     from engine.runtime import Runtime
 
     runtime = await Runtime.open()
     try:
-        task = await runtime.hosts.task_for(claude_code.HOST, event.session, event.cwd,
-                                            f"claude-code: {event.prompt[:80]}" if event.prompt else "")
-        if event.name != "PreToolUse" and event.name != "PostToolUse":
-            return None
-        call = claude_code.call_of(event)
-        if call is None:
-            return None
-        if event.name == "PostToolUse":
-            if claude_code.is_edit(event):
-                await runtime.hosts.after(task.id, call, _succeeded(event.response), json.dumps(event.response)[:2000])
-            return None
-        if call.tool not in runtime.registry.names():
-            ruling = runtime.gate.rule(call, declared_tier(runtime.policy, call.tool))
-            if ruling.route.value == "blocked":
-                return claude_code.deny(ruling.why)
-            return claude_code.ask(ruling.why) if ruling.route.value == "asks" else claude_code.allow(why=ruling.why)
-        held = lambda approval: error(f"waiting for a person in Warden: approve or deny {approval.id}")  # noqa: E731
-        if claude_code.is_edit(event):
-            cleared = await runtime.hosts.before(task.id, call, WAIT, held)
-        else:
-            cleared = await runtime.hosts.clear(task.id, call, WAIT, held)
-        if cleared.status is not StepStatus.CLEARED:
-            return claude_code.deny(cleared.why)
-        if event.tool == "Bash":
-            command = claude_code.exec_command(task.id, cleared.idx, call.args["command"])
-            return claude_code.allow({**event.tool_input, "command": command}, cleared.why)
-        return claude_code.allow(why=cleared.why)
+        return await answer(runtime, event, WAIT)
     finally:
         await runtime.close()
-
-
-def _succeeded(response: object) -> bool:
-    return not (isinstance(response, dict) and (response.get("success") is False or response.get("is_error")))
