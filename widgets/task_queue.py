@@ -120,7 +120,10 @@ class TaskQueue(RecordTable):
 
 
 def mode_shown(task: Task) -> str:
-    """`replay`, `agent`, or `replay→agent` for a replay that fell back (the agent, with the program it tried)."""
+    """`replay`, `agent`, `replay→agent` for a replay that fell back (the agent, with the program it tried), or
+    the host (`claude-code`) for a session another program drives."""
+    if task.spec.hosted:  # another program drives it: name that program
+        return str(task.spec.agent.get("host", "host")) if task.spec.agent else "host"
     if task.mode is TaskMode.AGENT and task.program_id:
         return "replay→agent"
     return task.mode.value if task.mode else ""
