@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from app.commands import bench_crash, bench_fatigue, bench_journal
+from app.commands import bench_crash, bench_fatigue, bench_hook, bench_journal
 from engine.bench import gate as gate_bench
 from engine.bench import shell as shell_bench
 from engine.bench import tasks as tasks_bench
@@ -106,6 +106,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     bench_crash.register(targets)
     bench_journal.register(targets)
     bench_fatigue.register(targets)
+    bench_hook.register(targets)
     parser.set_defaults(func=lambda args: _missing(parser))
 
 

@@ -86,6 +86,16 @@ def is_edit(event: Event) -> bool:
     return event.tool in EDITS
 
 
+def is_shell(event: Event) -> bool:
+    return event.tool == "Bash"
+
+
+def succeeded(event: Event) -> bool:
+    """Whether the host reports the tool call done (`PostToolUse`'s `tool_response`)."""
+    response = event.response
+    return not (isinstance(response, dict) and (response.get("success") is False or response.get("is_error")))
+
+
 def exec_command(task_id: str, idx: int, command: str) -> str:
     """The command a cleared Bash call is rewritten to: `warden exec` runs exactly that step, in the sandbox."""
     warden = [sys.executable, "-m", "app.cli"]

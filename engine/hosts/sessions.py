@@ -19,21 +19,23 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.envs.environment import Environment
 from engine.envs.workspace.environment import KIND as WORKSPACE_KIND
-from engine.errors import WardenError
+from engine.errors import WardenError, one_line
 from engine.gate.approvals import Approval, ApprovalBook, ApprovalStatus
+from engine.gate.gate import Ruling
 from engine.store import Store
 from engine.tasks.claim import Claim
 from engine.tasks.lease import Lease
 from engine.tasks.queue import TaskQueue
 from engine.tasks.stepper import Stepper
 from engine.tasks.task import HOSTED, Task, TaskSpec, TaskStatus
+from engine.tier import Tier
 from engine.tools.call import ToolCall
 from engine.tools.outcome import StepOutcome, StepStatus
 
@@ -185,3 +187,54 @@ class HostSessions:
             if time.monotonic() > deadline:
                 raise HostError(f"task {task_id} is busy with another call of its session")
             await asyncio.sleep(POLL)
+
+    async def foreign(self, task_id: str, call: ToolCall, wait: float, rate: Callable[[ToolCall], Ruling],
+                      perform: Callable[[], Awaitable[tuple[bool, str, object]]],
+                      held: Callable[[Approval], None] | None = None, audit: bool = True) -> "Performed":
+        """A call Warden does not run itself (an MCP server's tool; a read Warden answers directly): recorded as
+        the session's next step and routed by `rate` (blocked: settled with its audit receipt; held for a person:
+        it waits up to `wait` seconds, as `clear` does). Cleared, `perform` does it and returns (ok, summary,
+        value), and the step is settled with an audit-only receipt of the call and that summary (none when
+        `audit` is false: a read changes nothing). A call that never ran leaves an audit receipt too."""
+        async with self._taken(task_id) as (claim, env):
+            idx = await self._queue.next_idx(task_id)
+            outcome = await self._stepper.clear_foreign(env, claim, idx, call, HOSTED, rate(call))
+        if outcome.status is StepStatus.PAUSED:
+            approval = await self._approvals.latest(task_id, idx)
+            if held is not None and approval is not None:
+                held(approval)
+            decided = await self._decision(task_id, idx, time.monotonic() + wait)
+            if decided is None:
+                why = f"nobody decided within {wait:g} s: the call was withdrawn"
+                async with self._taken(task_id) as (claim, _):
+                    await self._queue.record(claim, idx, call, StepStatus.DENIED.value, HOSTED, output=why)
+                outcome = StepOutcome(StepStatus.DENIED, why)
+            else:
+                async with self._taken(task_id) as (claim, env):
+                    outcome = await self._stepper.clear_foreign(env, claim, idx, call, HOSTED, rate(call))
+        if outcome.status is not StepStatus.CLEARED:
+            step = await self._queue.step(task_id, idx)
+            receipt = step["receipt_id"] if step is not None and step["receipt_id"] else None
+            if receipt is None and audit:
+                task = await self._queue.get(task_id)
+                receipt = await self._stepper.audit_settled(
+                    task.env, task_id, idx, call, Tier.EXTERNALLY_IRREVERSIBLE,
+                    f"{outcome.status.value.upper()} {call.tool}: {outcome.message}")
+            return Performed(Cleared(task_id, idx, outcome.status, outcome.message), receipt)
+        try:
+            ok, summary, value = await perform()
+        except Exception as exc:  # the other program's failure is the call's, never the session's
+            ok, summary, value = False, one_line(exc), None
+        async with self._taken(task_id) as (claim, env):
+            receipt = await self._stepper.settle_foreign(env, claim, idx, call, HOSTED, ok, summary, audit)
+        return Performed(Cleared(task_id, idx, StepStatus.DONE if ok else StepStatus.FAILED, summary), receipt, value)
+
+
+@dataclass(frozen=True)
+class Performed:
+    """What became of a call `HostSessions.foreign` handled: how it was cleared and settled (`DONE`, `FAILED`,
+    `BLOCKED`, `DENIED`, `CANCELLED`) and why, its receipt, and what `perform` returned (None when it never ran)."""
+
+    cleared: Cleared
+    receipt: str | None
+    value: object = None

@@ -4,6 +4,17 @@ Claude Code reads hooks from `.claude/settings.json`: `{"hooks": {EVENT: [{"matc
 [{"type": "command", "command": ..., "timeout": ...}]}]}}`. Warden adds one matcher group per event whose
 command is `warden hook HOST`; installing again finds it and adds nothing, uninstalling removes only groups
 whose commands are all Warden's. A settings file that is not a JSON object is refused in one line, untouched.
+
+The other hosts read the same shape from their own files, so the same merge serves them:
+- Gemini CLI: `.gemini/settings.json` (project) or `~/.gemini/settings.json` (user), events `BeforeTool`,
+  `AfterTool` (matcher `*`), `BeforeAgent`, `SessionStart`, each hook `{"type": "command", "name": "warden",
+  "command": ..., "timeout": MILLISECONDS}` (google-gemini/gemini-cli docs/hooks/index.md, reference.md);
+- Codex: `hooks.json` beside its `config.toml`, that is `.codex/hooks.json` (project) or
+  `$CODEX_HOME/hooks.json` (user, `~/.codex` without the variable), events `PreToolUse`, `PostToolUse`,
+  `UserPromptSubmit`, `SessionStart` with no matcher (every tool), `timeout` in seconds
+  (openai/codex codex-rs/hooks/src/engine/discovery.rs `load_hooks_json`, codex-rs/config hooks
+  `HooksFile`/`HookHandlerConfig`). JSON rather than `[hooks]` in `config.toml`: Codex reads both, and the
+  JSON file can be merged without rewriting the person's TOML.
 """
 
 from __future__ import annotations
@@ -27,18 +38,24 @@ class SettingsError(WardenError):
 
 def install(path: Path, command: list[str]) -> str:
     """Merge Warden's hooks (running `command`) into the settings at `path`; what changed, in words."""
+    return install_hooks(path, command, EVENTS, {"timeout": TIMEOUT})
+
+
+def install_hooks(path: Path, command: list[str], events: dict[str, str | None], fields: dict[str, Any]) -> str:
+    """Merge one Warden group per event of `events` (event: matcher, None for none) into the hooks at `path`,
+    each hook `{"type": "command", "command": ..., **fields}`; what changed, in words."""
     settings = _read(path)
     hooks = settings.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise SettingsError(f"{path}: \"hooks\" is not an object; fix it by hand, nothing was changed")
     text, added = shlex.join(command), []
-    for event, matcher in EVENTS.items():
+    for event, matcher in events.items():
         groups = hooks.setdefault(event, [])
         if not isinstance(groups, list):
             raise SettingsError(f"{path}: hooks.{event} is not a list; fix it by hand, nothing was changed")
         if any(_ours(group, text) for group in groups):
             continue
-        group: dict[str, Any] = {"hooks": [{"type": "command", "command": text, "timeout": TIMEOUT}]}
+        group: dict[str, Any] = {"hooks": [{"type": "command", "command": text, **fields}]}
         if matcher is not None:
             group = {"matcher": matcher, **group}
         groups.append(group)
@@ -99,3 +116,48 @@ def _write(path: Path, settings: dict[str, Any]) -> None:
         json.dump(settings, out, indent=2)
         out.write("\n")
     os.replace(temporary, path)
+
+
+GEMINI_EVENTS: dict[str, str | None] = {"BeforeTool": "*", "AfterTool": "*", "BeforeAgent": None,
+                                        "SessionStart": None}
+CODEX_EVENTS: dict[str, str | None] = {"PreToolUse": None, "PostToolUse": None, "UserPromptSubmit": None,
+                                       "SessionStart": None}
+
+
+def settings_path(host: str, project: Path | None) -> Path:
+    """The file `warden hook install HOST` writes: the project's (`project` given) or the user's."""
+    if host == "claude-code":
+        return (project if project is not None else Path.home()) / ".claude" / "settings.json"
+    if host == "gemini-cli":
+        return (project if project is not None else Path.home()) / ".gemini" / "settings.json"
+    if host == "codex":
+        if project is not None:
+            return project / ".codex" / "hooks.json"
+        return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex") / "hooks.json"
+    raise SettingsError(f"no hook settings for host {host!r}")
+
+
+def install_gemini(path: Path, command: list[str]) -> str:
+    """Gemini CLI's hooks (timeout in milliseconds, under the 600 s Warden may wait for a person)."""
+    return install_hooks(path, command, GEMINI_EVENTS, {"name": "warden", "timeout": TIMEOUT * 1000})
+
+
+def install_codex(path: Path, command: list[str]) -> str:
+    """Codex's hooks.json (timeout in seconds). Codex runs a user or project hook only once it is trusted
+    (`/hooks` in Codex, or `--dangerously-bypass-hook-trust` for one run), and a project's `.codex` only
+    when the project is trusted."""
+    return install_hooks(path, command, CODEX_EVENTS, {"timeout": TIMEOUT})
+
+
+def install_for(host: str, path: Path, command: list[str]) -> str:
+    """Install the hooks of `host` into `path` (see `settings_path`)."""
+    installers = {"claude-code": install, "gemini-cli": install_gemini, "codex": install_codex}
+    if host not in installers:
+        raise SettingsError(f"no hook settings for host {host!r}")
+    return installers[host](path, command)
+
+
+def uninstall_for(host: str, path: Path, command: list[str]) -> str:
+    """Remove the hooks of `host` from `path`: the same for every host, only Warden's groups go."""
+    settings_path(host, None)  # an unknown host is refused
+    return uninstall(path, command)

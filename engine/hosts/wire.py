@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-from typing import Any
 
 SOCKET = "hook.sock"
 LOCK = "hook.lock"
@@ -50,11 +49,24 @@ def usable(where: str) -> bool:
     return len(os.fsencode(socket_path(where))) <= MAX_PATH
 
 
-def ask(where: str, request: dict[str, Any], timeout: float) -> dict | None:
+def ask(where: str, request: dict[str, object], timeout: float) -> dict | None:
     """The daemon's answer to one request (None: nothing to say to the host).
 
     Raises `NoDaemon` when no daemon accepted the connection or it is retiring, `Broken` for anything that went
     wrong once it had the request."""
+    reply = exchange(where, request, timeout)
+    if "retired" in reply:
+        raise NoDaemon(str(reply["retired"]))
+    if "error" in reply:
+        raise Broken(str(reply["error"]).splitlines()[0] if reply["error"] else "the hook daemon failed")
+    answer = reply.get("answer")
+    if "answer" not in reply or not (answer is None or isinstance(answer, dict)):
+        raise Broken("the hook daemon's answer has no decision")
+    return answer
+
+
+def exchange(where: str, request: dict[str, object], timeout: float) -> dict[str, object]:
+    """One request to the home's daemon and its whole reply (an object), with `ask`'s `NoDaemon` and `Broken`."""
     if not usable(where):
         raise NoDaemon("the home's path is too long for a Unix socket")
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -88,14 +100,7 @@ def ask(where: str, request: dict[str, Any], timeout: float) -> dict | None:
         raise Broken("the hook daemon's answer is not JSON") from None
     if not isinstance(reply, dict):
         raise Broken("the hook daemon's answer is not an object")
-    if "retired" in reply:
-        raise NoDaemon(str(reply["retired"]))
-    if "error" in reply:
-        raise Broken(str(reply["error"]).splitlines()[0] if reply["error"] else "the hook daemon failed")
-    answer = reply.get("answer")
-    if "answer" not in reply or not (answer is None or isinstance(answer, dict)):
-        raise Broken("the hook daemon's answer has no decision")
-    return answer
+    return reply
 
 
 def start(where: str) -> None:
@@ -114,9 +119,3 @@ def start(where: str) -> None:
                              stderr=log, start_new_session=True, close_fds=True)
     except OSError:
         pass  # no daemon: the next call is cold again
-
-
-def deny(why: str) -> dict:
-    """Claude Code's deny (as `engine.hosts.claude_code.deny`), without importing it."""
-    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                   "permissionDecisionReason": f"Warden: {why}"}}

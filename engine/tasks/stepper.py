@@ -362,6 +362,83 @@ class Stepper:
         await self.bus.publish(ApprovalRequested(step.claim.task_id, approval.id, step.call.as_json(), verdict.reason))
         return StepOutcome(StepStatus.PAUSED, f"waiting for approval {approval.id}: {verdict.reason}")
 
+    async def clear_foreign(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str,
+                            ruling: Ruling) -> StepOutcome:
+        """For a call another program performs and no registered tool stands for (an MCP server's tool, a read
+        Warden answers itself): recorded, then routed by `ruling` (the caller's rating of it: the gate's, maybe
+        made stricter). Blocked, it is settled with its audit receipt; held for a person, an approval is asked
+        (`PAUSED`); else it is `CLEARED` and written ahead `dispatching`, spending the approval that let it, for
+        `settle_foreign` to record what the other program did."""
+        async with self.acting.acting(env.identity):
+            task_id = claim.task_id
+            if (await self.queue.get(task_id)).status is TaskStatus.CANCELLED:
+                return StepOutcome(StepStatus.CANCELLED, "cancelled")
+            previous = await self.queue.step(task_id, idx)
+            if previous is not None and previous["status"] in _SETTLED:
+                return StepOutcome(_SETTLED[previous["status"]], previous["output"] or "")
+            if previous is not None and previous["status"] == "dispatching":
+                raise ToolError(f"step {idx} of task {task_id} was already cleared")
+            step = _Step(claim, idx, call, source, None)
+            if previous is None:
+                await self.queue.propose(env, claim, idx, call, source)
+            verdict = ruling.verdict
+            if self.gate.enabled:
+                await self.bus.publish(ActionClassified(
+                    task_id, idx, call.as_json(), verdict.level.label, verdict.tier.value, list(verdict.rules),
+                    verdict.reason, ruling.route.value, ruling.why))
+            if ruling.decision is Decision.BLOCK:
+                return await self._block(env, step, verdict, {})
+            approval, why = None, ruling.why
+            if ruling.decision is Decision.ASK:
+                latest = await self.approvals.latest(task_id, idx)
+                if latest is not None and latest.call_hash == call.digest() and latest.status is ApprovalStatus.DENIED:
+                    return await self._settle(step, StepStatus.DENIED, f"{call.tool} denied by {latest.decided_by}", {})
+                approval = await self.approvals.usable(task_id, idx, call)
+                grant = (await self.grants.covering(task_id, call, verdict)
+                         if approval is None and self.grants is not None else None)
+                if approval is None and grant is None:
+                    return await self._ask(step, verdict, None, env=env, why=ruling.why)
+                if grant is not None and self.grants is not None:
+                    await self.grants.used(grant)
+                    why = f"granted by {grant.granted_by}: {grant.describe()} ({grant.id})"
+            pending = json.dumps({"tier": verdict.tier.value, "prepared": None, "foreign": True})
+            async with self.store.transaction() as db:
+                if approval is not None:
+                    await self.approvals.consume(db, approval, call)
+                await self.queue.mark_step(db, claim, idx, call, "dispatching", source, pending=pending)
+            return StepOutcome(StepStatus.CLEARED, why)
+
+    async def settle_foreign(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str, ok: bool,
+                             summary: str, audit: bool = True) -> str | None:
+        """The other program answered a call `clear_foreign` cleared: it is marked done (or failed), with an
+        audit-only receipt of the call and `summary` when `audit` (its effect is out of Warden's reach: nothing
+        to undo); the receipt's id, if one was written."""
+        row = await self.queue.step(claim.task_id, idx)
+        if row is None or row["status"] != "dispatching" or not row["pending"]:
+            raise ToolError(f"step {idx} of task {claim.task_id} was not cleared")
+        left = json.loads(row["pending"])
+        if not left.get("foreign"):
+            raise ToolError(f"step {idx} of task {claim.task_id} is not a foreign call")
+        receipt_id = None
+        if audit and self.journal is not None:
+            text = f"{call.tool}: {summary}" if ok else f"FAILED {call.tool}: {summary}"
+            receipt_id = (await self.journal.audit(env.identity, claim.task_id, idx, call, Tier(left["tier"]),
+                                                   text[:500])).id
+        status = StepStatus.DONE if ok else StepStatus.FAILED
+        async with self.store.transaction() as db:
+            await self.queue.mark_step(db, claim, idx, call, status.value, source, None, receipt_id,
+                                       output=summary[-OUTPUT_LIMIT:])
+        await self.bus.publish(ActionCompleted(claim.task_id, idx, call.as_json(), receipt_id or "", source,
+                                               summary[-500:]))
+        return receipt_id
+
+    async def audit_settled(self, env: str | None, task_id: str, idx: int, call: ToolCall, tier: Tier,
+                            summary: str) -> str | None:
+        """An audit-only receipt for a call settled without running (denied, withdrawn): its id, if kept."""
+        if self.journal is None:
+            return None
+        return (await self.journal.audit(env, task_id, idx, call, tier, summary[:500])).id
+
 
 @dataclass(frozen=True)
 class _Step:

@@ -37,7 +37,7 @@ def session(tmp_path: Path, script: list[Turn], standin: type[MessagesStandIn] =
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "WARDEN_HOME": str(warden_home),
            "WARDEN_HOOK_WAIT": "2", "XDG_CONFIG_HOME": str(home / ".config"), "XDG_CACHE_HOME": str(home / ".cache"),
            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1",
-           "ANTHROPIC_API_KEY": "dummy"}
+           "ANTHROPIC_API_KEY": "dummy", "WARDEN_SERVE_IDLE_MINUTES": "0.2"}
     installed = warden(env, "hook", "install", "claude-code", "--project", str(project))
     assert installed.returncode == 0, installed.stderr
     with standin(script, max_seconds=240) as api:
