@@ -129,7 +129,8 @@ def project_env(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     (project / "notes.txt").write_text("keep me\n")
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "WARDEN_HOME": str(tmp_path / "warden"),
            "WARDEN_HOOK_WAIT": "2", "CODEX_HOME": str(home / ".codex"), "XDG_CONFIG_HOME": str(home / ".config"),
-           "XDG_CACHE_HOME": str(home / ".cache")}
+           "XDG_CACHE_HOME": str(home / ".cache"),
+           "WARDEN_SERVE_IDLE_MINUTES": os.environ.get("WARDEN_SERVE_IDLE_MINUTES", "0.2")}
     return project, env
 
 
