@@ -1,4 +1,4 @@
-"""`warden exec -- COMMAND…`: one command in Warden's sandbox, gated, with a receipt; its output and status pass through.
+"""`warden exec -- COMMAND…`: one command in Warden's sandbox, gated, with a receipt; output and status pass through.
 
 It works on its own from any shell or script: the command is a step of a session task (`engine/hosts/`), ruled
 by the gate; blocked or denied, it does not run and one line says why (exit 126); held for a person, it waits
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         task = await runtime.hosts.task_for("exec", session, root, f"exec: {text[:80]}")
         cleared = await runtime.hosts.clear(task.id, call, args.wait, held=_waiting)
         if cleared.status is not StepStatus.CLEARED:
-            error(cleared.why if cleared.why.startswith(cleared.status.value) else f"{cleared.status.value}: {cleared.why}")
+            error(cleared.line)
             return REFUSED
         return _passed(await runtime.hosts.run(task.id, cleared.idx, call))
 

@@ -3,7 +3,8 @@
 Given a runtime, a host's protocol module (`engine/hosts/claude_code.py`, `codex.py`, `gemini_cli.py`: each
 reads its host's events, names its calls and writes its answers) and one event, it opens or finds the session's task,
 and for a tool call: records, rules and (for a person) waits on it through `HostSessions`, then answers in the
-host's terms. A call Warden does not run (a read, a fetch, an MCP call) is rated by the gate and not recorded.
+host's terms. A call of an MCP server the host talks to is recorded and gated as `warden mcp proxy` gates it,
+and audited once the host reports it done; a read or a fetch is rated by the gate and not recorded.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from types import ModuleType
 from engine.gate.approvals import Approval
 from engine.gate.route import Route, declared_tier
 from engine.hosts import claude_code
+from engine.hosts.mcp_proxy import rater
 from engine.runtime import Runtime
 from engine.tools.outcome import StepStatus
 
@@ -35,7 +37,12 @@ async def answer(runtime: Runtime, event: claude_code.Event, wait: float,
     if event.name == "PostToolUse":
         if host.is_edit(event):
             await runtime.hosts.after(task.id, call, host.succeeded(event), json.dumps(event.response)[:2000])
+        elif call.tool.startswith("mcp."):
+            await runtime.hosts.after_foreign(task.id, call, host.succeeded(event), json.dumps(event.response)[:500])
         return None
+    if call.tool.startswith("mcp."):  # a tool of an MCP server the host talks to: recorded, gated, audited
+        cleared, _ = await runtime.hosts.before_foreign(task.id, call, wait, rater(runtime.gate, runtime.policy), _held)
+        return host.allow(why=cleared.why) if cleared.status is StepStatus.CLEARED else host.deny(cleared.why)
     if call.tool not in runtime.registry.names():
         ruling = runtime.gate.rule(call, declared_tier(runtime.policy, call.tool))
         if ruling.route is Route.BLOCKED:

@@ -9,9 +9,10 @@ Claude Code runs `warden hook claude-code` with one event's JSON on stdin (`hook
   in Warden's sandbox with a receipt, its output and exit status passed back;
 - file edits (`Write`, `Edit`, `MultiEdit`, `NotebookEdit`): cleared as `fs.write` of the file, snapshotted
   before the host writes, and given a receipt on `PostToolUse`;
-- `Read` as `fs.read` (a secret location asks), `WebFetch` as an HTTP request (it leaves the machine), and
-  `mcp__server__tool` calls, through the tool-call rules: rated, not recorded; one that would ask is put to
-  the host's own prompt (`ask`), one that is blocked is denied.
+- `mcp__server__tool` calls as `mcp.server.tool`: recorded and gated as `warden mcp proxy` gates a call
+  (held for a person in Warden; a catastrophic command-like argument is denied), audited on `PostToolUse`;
+- `Read` as `fs.read` (a secret location asks), `WebFetch` as an HTTP request (it leaves the machine):
+  rated, not recorded; one that would ask is put to the host's own prompt (`ask`), one blocked is denied.
 
 Other tools (Grep, Glob, LS, TodoWrite, …) read inside the project or touch nothing: they are let through
 unrecorded. Anything Warden cannot decide is denied (`deny`), never allowed.

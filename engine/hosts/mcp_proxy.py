@@ -123,8 +123,8 @@ async def serve(runtime: Any, command: list[str], name: str, wait: float, root: 
                 return performed.value
             cleared = performed.cleared
             word = "refused" if cleared.status in (StepStatus.BLOCKED, StepStatus.DENIED) else cleared.status.value
-            why = cleared.why if cleared.why.startswith(cleared.status.value) else f"{cleared.status.value}: {cleared.why}"
-            return types.CallToolResult(content=[types.TextContent(type="text", text=f"Warden {word} {params.name}: {why}")],
+            refusal = f"Warden {word} {params.name}: {cleared.line}"
+            return types.CallToolResult(content=[types.TextContent(type="text", text=refusal)],
                                         is_error=True)
 
         server: Any = Server(f"warden-proxy-{name}", on_list_tools=list_tools, on_call_tool=call_tool)

@@ -177,7 +177,8 @@ def build(work: Workspace) -> Any:
             raise ToolError(_refused(call, outcome.status, outcome.message))
         code = outcome.output.data.get("exit")
         code = code if isinstance(code, int) else 0 if outcome.status is StepStatus.DONE else 1
-        return f"{outcome.output.text}{'' if outcome.output.text.endswith(chr(10)) or not outcome.output.text else chr(10)}" \
+        printed = outcome.output.text
+        return f"{printed}{'' if printed.endswith(chr(10)) or not printed else chr(10)}" \
                f"exit status: {code}"
 
     @server.tool()

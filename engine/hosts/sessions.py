@@ -56,6 +56,11 @@ class Cleared:
     status: StepStatus
     why: str
 
+    @property
+    def line(self) -> str:
+        """What became of the call and why, in one line (`blocked (…): …`, `denied: nobody decided …`)."""
+        return self.why if self.why.startswith(self.status.value) else f"{self.status.value}: {self.why}"
+
 
 class HostSessions:
     """The host sessions of one runtime's home: opened by `(host, session)`, their calls cleared, then run."""
@@ -191,43 +196,71 @@ class HostSessions:
     async def foreign(self, task_id: str, call: ToolCall, wait: float, rate: Callable[[ToolCall], Ruling],
                       perform: Callable[[], Awaitable[tuple[bool, str, object]]],
                       held: Callable[[Approval], None] | None = None, audit: bool = True) -> "Performed":
-        """A call Warden does not run itself (an MCP server's tool; a read Warden answers directly): recorded as
-        the session's next step and routed by `rate` (blocked: settled with its audit receipt; held for a person:
-        it waits up to `wait` seconds, as `clear` does). Cleared, `perform` does it and returns (ok, summary,
-        value), and the step is settled with an audit-only receipt of the call and that summary (none when
-        `audit` is false: a read changes nothing). A call that never ran leaves an audit receipt too."""
-        async with self._taken(task_id) as (claim, env):
-            idx = await self._queue.next_idx(task_id)
-            outcome = await self._stepper.clear_foreign(env, claim, idx, call, HOSTED, rate(call))
-        if outcome.status is StepStatus.PAUSED:
-            approval = await self._approvals.latest(task_id, idx)
-            if held is not None and approval is not None:
-                held(approval)
-            decided = await self._decision(task_id, idx, time.monotonic() + wait)
-            if decided is None:
-                why = f"nobody decided within {wait:g} s: the call was withdrawn"
-                async with self._taken(task_id) as (claim, _):
-                    await self._queue.record(claim, idx, call, StepStatus.DENIED.value, HOSTED, output=why)
-                outcome = StepOutcome(StepStatus.DENIED, why)
-            else:
-                async with self._taken(task_id) as (claim, env):
-                    outcome = await self._stepper.clear_foreign(env, claim, idx, call, HOSTED, rate(call))
-        if outcome.status is not StepStatus.CLEARED:
-            step = await self._queue.step(task_id, idx)
-            receipt = step["receipt_id"] if step is not None and step["receipt_id"] else None
-            if receipt is None and audit:
-                task = await self._queue.get(task_id)
-                receipt = await self._stepper.audit_settled(
-                    task.env, task_id, idx, call, Tier.EXTERNALLY_IRREVERSIBLE,
-                    f"{outcome.status.value.upper()} {call.tool}: {outcome.message}")
-            return Performed(Cleared(task_id, idx, outcome.status, outcome.message), receipt)
+        """A call Warden does not run itself (an MCP server's tool; a read Warden answers directly): cleared by
+        `before_foreign`; cleared, `perform` does it and returns (ok, summary, value), and `after_foreign` settles
+        it. A call that never ran leaves an audit receipt too (none for a read when `audit` is false)."""
+        cleared, receipt = await self.before_foreign(task_id, call, wait, rate, held, audit)
+        if cleared.status is not StepStatus.CLEARED:
+            return Performed(cleared, receipt)
         try:
             ok, summary, value = await perform()
         except Exception as exc:  # the other program's failure is the call's, never the session's
             ok, summary, value = False, one_line(exc), None
+        receipt = await self._settle_foreign(task_id, cleared.idx, call, ok, summary, audit)
+        return Performed(Cleared(task_id, cleared.idx, StepStatus.DONE if ok else StepStatus.FAILED, summary),
+                         receipt, value)
+
+    async def before_foreign(self, task_id: str, call: ToolCall, wait: float, rate: Callable[[ToolCall], Ruling],
+                             held: Callable[[Approval], None] | None = None,
+                             audit: bool = True) -> tuple[Cleared, str | None]:
+        """Record a call another program performs as the session's next step and route it by `rate` (blocked:
+        settled with its audit receipt; held for a person: it waits up to `wait` seconds, as `clear` does). Not
+        cleared, it leaves an audit receipt (when `audit`), whose id comes back with it."""
         async with self._taken(task_id) as (claim, env):
-            receipt = await self._stepper.settle_foreign(env, claim, idx, call, HOSTED, ok, summary, audit)
-        return Performed(Cleared(task_id, idx, StepStatus.DONE if ok else StepStatus.FAILED, summary), receipt, value)
+            idx = await self._queue.next_idx(task_id)
+            outcome = await self._stepper.clear_foreign(env, claim, idx, call, HOSTED, rate(call))
+        if outcome.status is StepStatus.PAUSED:
+            outcome = await self._foreign_decided(task_id, idx, call, wait, rate, held)
+        if outcome.status is StepStatus.CLEARED:
+            return Cleared(task_id, idx, outcome.status, outcome.message), None
+        step = await self._queue.step(task_id, idx)
+        receipt = step["receipt_id"] if step is not None and step["receipt_id"] else None
+        if receipt is None and audit:
+            task = await self._queue.get(task_id)
+            receipt = await self._stepper.audit_settled(task.env, task_id, idx, call, Tier.EXTERNALLY_IRREVERSIBLE,
+                                                        f"{outcome.status.value.upper()} {call.tool}: "
+                                                        f"{outcome.message}")
+        return Cleared(task_id, idx, outcome.status, outcome.message), receipt
+
+    async def after_foreign(self, task_id: str, call: ToolCall, ok: bool, summary: str) -> str | None:
+        """The other program did a call `before_foreign` cleared (found by the call itself, as `after` does): its
+        audit receipt's id; None when Warden never cleared such a call."""
+        rows = await self._store.fetchall("SELECT idx FROM steps WHERE task_id = ? AND status = 'dispatching'"
+                                          " ORDER BY idx DESC", (task_id,))
+        for row in rows:
+            step = await self._queue.step(task_id, row["idx"])
+            if step is not None and self._queue.call_of(step).digest() == call.digest():
+                return await self._settle_foreign(task_id, row["idx"], call, ok, summary, True)
+        return None
+
+    async def _foreign_decided(self, task_id: str, idx: int, call: ToolCall, wait: float,
+                               rate: Callable[[ToolCall], Ruling],
+                               held: Callable[[Approval], None] | None) -> StepOutcome:
+        approval = await self._approvals.latest(task_id, idx)
+        if held is not None and approval is not None:
+            held(approval)
+        if await self._decision(task_id, idx, time.monotonic() + wait) is None:
+            why = f"nobody decided within {wait:g} s: the call was withdrawn"
+            async with self._taken(task_id) as (claim, _):
+                await self._queue.record(claim, idx, call, StepStatus.DENIED.value, HOSTED, output=why)
+            return StepOutcome(StepStatus.DENIED, why)
+        async with self._taken(task_id) as (claim, env):
+            return await self._stepper.clear_foreign(env, claim, idx, call, HOSTED, rate(call))
+
+    async def _settle_foreign(self, task_id: str, idx: int, call: ToolCall, ok: bool, summary: str,
+                              audit: bool) -> str | None:
+        async with self._taken(task_id) as (claim, env):
+            return await self._stepper.settle_foreign(env, claim, idx, call, HOSTED, ok, summary, audit)
 
 
 @dataclass(frozen=True)

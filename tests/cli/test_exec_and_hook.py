@@ -136,3 +136,21 @@ def test_install_refuses_a_settings_file_that_is_not_json_and_changes_nothing(tm
     refused = warden(tmp_path, project, "hook", "install", "claude-code", "--project", str(project))
     assert refused.returncode != 0 and refused.stderr.count("\n") == 1 and "not readable JSON" in refused.stderr
     assert settings.read_text() == "{ half"
+
+
+def test_an_mcp_call_the_host_makes_is_gated_and_audited(tmp_path: Path, project: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "policy.toml").write_text('[tools."mcp.notes.read"]\nlevel = "safe"\nallow_irreversible = true\n')
+    run = lambda tool, given, name="PreToolUse": warden(  # noqa: E731
+        tmp_path, project, "hook", "claude-code", stdin=event(project, tool, given, name), WARDEN_HOOK_WAIT="0.5")
+    held = decision(run("mcp__notes__write", {"text": "hello"}))
+    assert held["permissionDecision"] == "deny" and "nobody decided" in held["permissionDecisionReason"]
+    blocked = decision(run("mcp__shell__exec", {"command": "rm -rf /"}))
+    assert blocked["permissionDecision"] == "deny" and "filesystem root" in blocked["permissionDecisionReason"]
+    allowed = decision(run("mcp__notes__read", {"name": "todo"}))
+    assert allowed["permissionDecision"] == "allow"
+    assert run("mcp__notes__read", {"name": "todo"}, "PostToolUse").returncode == 0
+    receipts = json.loads(warden(tmp_path, project, "journal", "list", "--json").stdout)
+    assert [r["reversal"] for r in receipts] == ["audit_only"] * 3
+    assert {r["tool"] for r in receipts} == {"mcp.notes.write", "mcp.shell.exec", "mcp.notes.read"}
