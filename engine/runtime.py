@@ -168,7 +168,7 @@ class Runtime(Records):
         self.fence = EffectFence(home / "fences", self.queue)
         stepper = Stepper(store, bus, self.queue, self.gate, self.approvals, self.journal, self.registry,
                           self.fence, self.acting, self.grants)
-        self.hosts = HostSessions(store, self.queue, stepper, self.approvals, self.environment, lease_seconds)
+        self.hosts = HostSessions(store, self.queue, stepper, self.approvals, self.environment, bus, lease_seconds)
         verifier = Verifier(self.registry, self.gate, home / "scratch") if switches.verify_gate else None
         self._opened: dict[str, Environment] = {env.identity: env for env in self.environments.values()}
         self.runner: TaskBackend = TaskRunner(

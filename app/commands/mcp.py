@@ -12,10 +12,8 @@ The MCP SDK is imported only when one of them runs; stdout is the protocol's, so
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 
-from app.commands.record_text import error
 from engine.errors import WardenError
 
 
@@ -47,21 +45,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _on_runtime(work) -> int:
-    from engine.runtime import Runtime, warden_home
+    """`work` on the home's runtime, as the scripting commands run theirs (imported here: `--help` stays light)."""
+    from app.commands.scripting import run_on_runtime
 
-    async def session() -> int:
-        runtime = await Runtime.open(warden_home())
-        try:
-            await work(runtime)
-            return 0
-        finally:
-            await runtime.close()
+    async def done(runtime) -> int:
+        await work(runtime)
+        return 0
 
-    try:
-        return asyncio.run(session())
-    except WardenError as exc:
-        error(exc)
-        return 1
+    return run_on_runtime(done)
 
 
 def run_proxy(args: argparse.Namespace) -> int:

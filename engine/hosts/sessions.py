@@ -29,6 +29,8 @@ from engine.envs.workspace.environment import KIND as WORKSPACE_KIND
 from engine.errors import WardenError, one_line
 from engine.gate.approvals import Approval, ApprovalBook, ApprovalStatus
 from engine.gate.gate import Ruling
+from engine.events.bus import EventBus
+from engine.events.records import TaskPaused, TaskQueued
 from engine.store import Store
 from engine.tasks.claim import Claim
 from engine.tasks.lease import Lease
@@ -62,12 +64,18 @@ class Cleared:
         return self.why if self.why.startswith(self.status.value) else f"{self.status.value}: {self.why}"
 
 
+def _untitled(host: str, session: str) -> str:
+    """A session's goal until its first prompt is known."""
+    return f"{host} session {session[:12]}"
+
+
 class HostSessions:
     """The host sessions of one runtime's home: opened by `(host, session)`, their calls cleared, then run."""
 
     def __init__(self, store: Store, queue: TaskQueue, stepper: Stepper, approvals: ApprovalBook,
-                 environment, lease_seconds: float = 30.0) -> None:
+                 environment, bus: EventBus, lease_seconds: float = 30.0) -> None:
         self._store = store
+        self._bus = bus
         self._queue = queue
         self._stepper = stepper
         self._approvals = approvals
@@ -80,8 +88,13 @@ class HostSessions:
         found = await self._store.fetchone("SELECT task_id FROM host_sessions WHERE host = ? AND session = ?",
                                            (host, session))
         if found is not None:
-            return await self._queue.get(found["task_id"])
-        spec = TaskSpec(goal=goal or f"{host} session {session[:12]}", learn=False,
+            task = await self._queue.get(found["task_id"])
+            if goal and task.spec.goal == _untitled(host, session):  # its first prompt names it
+                await self._queue.retitle(task.id, goal)
+                task = await self._queue.get(task.id)
+                await self._bus.publish(TaskPaused(task.id, f"named by its first prompt: {goal}"))
+            return task
+        spec = TaskSpec(goal=goal or _untitled(host, session), learn=False,
                         agent={"kind": HOSTED, "host": host, "session": session})
         [task] = await self._queue.submit([(spec, f"{WORKSPACE_KIND}:{root.resolve()}")], status=TaskStatus.PAUSED)
         await self._store.execute("INSERT OR IGNORE INTO host_sessions (host, session, task_id, created_at)"
@@ -92,6 +105,8 @@ class HostSessions:
             raise HostError(f"the {host} session {session} could not be recorded")
         if row["task_id"] != task.id:  # another call of the session made it first: that one is the session
             await self._queue.move(task.id, TaskStatus.CANCELLED, expect=TaskStatus.PAUSED)
+        else:  # other processes (the console) learn of it from the event, as of any task queued
+            await self._bus.publish(TaskQueued(task.id, task.spec.goal))
         return await self._queue.get(row["task_id"])
 
     async def clear(self, task_id: str, call: ToolCall, wait: float,

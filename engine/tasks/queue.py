@@ -59,16 +59,31 @@ class TaskQueue:
             for spec, env in specs:
                 now = time.time()
                 task_id = "t-" + uuid.uuid4().hex[:8]
-                recorded = self.redactor.scrub(spec.to_json(), keep=True)
-                whole, short = json.dumps(recorded), json.dumps(abridged_value(recorded))
+                goal, short, whole = self._recorded(spec)
                 await db.execute(
                     "INSERT INTO tasks (id, goal, spec, status, created_at, updated_at, env) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (task_id, self.redactor.text(spec.goal, keep=True), short, status.value, now, now, env),
+                    (task_id, goal, short, status.value, now, now, env),
                 )
                 if short != whole:
                     await db.execute("INSERT INTO task_specs (task_id, spec) VALUES (?, ?)", (task_id, whole))
                 ids.append(task_id)
         return [await self.get(task_id) for task_id in ids]
+
+    def _recorded(self, spec: TaskSpec) -> tuple[str, str, str]:
+        """How a spec is stored: its goal and its JSON, abridged and whole, secrets redacted."""
+        recorded = self.redactor.scrub(spec.to_json(), keep=True)
+        return self.redactor.text(spec.goal, keep=True), json.dumps(abridged_value(recorded)), json.dumps(recorded)
+
+    async def retitle(self, task_id: str, goal: str) -> None:
+        """Give a task the goal it turned out to have (a host session is named by its first prompt, which may
+        arrive after its first event)."""
+        spec = replace((await self.get(task_id)).spec, goal=goal)
+        recorded_goal, short, whole = self._recorded(spec)
+        async with self._store.transaction() as db:
+            await db.execute("UPDATE tasks SET goal = ?, spec = ? WHERE id = ?", (recorded_goal, short, task_id))
+            await db.execute("DELETE FROM task_specs WHERE task_id = ?", (task_id,))
+            if short != whole:
+                await db.execute("INSERT INTO task_specs (task_id, spec) VALUES (?, ?)", (task_id, whole))
 
     @property
     def redactor(self) -> Redactor:
