@@ -118,15 +118,9 @@ class HostSessions:
             outcome = await self._stepper.dispatch(env, claim, idx, call, HOSTED, run=False)
         if outcome.status is not StepStatus.PAUSED:
             return Cleared(task_id, idx, outcome.status, outcome.message)
-        approval = await self._approvals.latest(task_id, idx)
-        if held is not None and approval is not None:
-            held(approval)
-        decided = await self._decision(task_id, idx, time.monotonic() + wait)
-        if decided is None:
-            why = f"nobody decided within {wait:g} s: the call was withdrawn"
-            async with self._taken(task_id) as (claim, _):
-                await self._queue.record(claim, idx, call, StepStatus.DENIED.value, HOSTED, output=why)
-            return Cleared(task_id, idx, StepStatus.DENIED, why)
+        unanswered = await self._person(task_id, idx, call, wait, held)
+        if unanswered is not None:
+            return Cleared(task_id, idx, unanswered.status, unanswered.message)
         async with self._taken(task_id) as (claim, env):
             outcome = await self._stepper.dispatch(env, claim, idx, call, HOSTED, run=False)
         return Cleared(task_id, idx, outcome.status, outcome.message)
@@ -261,16 +255,25 @@ class HostSessions:
     async def _foreign_decided(self, task_id: str, idx: int, call: ToolCall, wait: float,
                                rate: Callable[[ToolCall], Ruling],
                                held: Callable[[Approval], None] | None) -> StepOutcome:
+        unanswered = await self._person(task_id, idx, call, wait, held)
+        if unanswered is not None:
+            return unanswered
+        async with self._taken(task_id) as (claim, env):
+            return await self._stepper.clear_foreign(env, claim, idx, call, HOSTED, rate(call))
+
+    async def _person(self, task_id: str, idx: int, call: ToolCall, wait: float,
+                      held: Callable[[Approval], None] | None) -> StepOutcome | None:
+        """Wait for a person to decide the held call (`held` told of its approval first); None once someone did,
+        else the call denied, its approval withdrawn and its step settled so."""
         approval = await self._approvals.latest(task_id, idx)
         if held is not None and approval is not None:
             held(approval)
-        if await self._decision(task_id, idx, time.monotonic() + wait) is None:
-            why = f"nobody decided within {wait:g} s: the call was withdrawn"
-            async with self._taken(task_id) as (claim, _):
-                await self._queue.record(claim, idx, call, StepStatus.DENIED.value, HOSTED, output=why)
-            return StepOutcome(StepStatus.DENIED, why)
-        async with self._taken(task_id) as (claim, env):
-            return await self._stepper.clear_foreign(env, claim, idx, call, HOSTED, rate(call))
+        if await self._decision(task_id, idx, time.monotonic() + wait) is not None:
+            return None
+        why = f"nobody decided within {wait:g} s: the call was withdrawn"
+        async with self._taken(task_id) as (claim, _):
+            await self._queue.record(claim, idx, call, StepStatus.DENIED.value, HOSTED, output=why)
+        return StepOutcome(StepStatus.DENIED, why)
 
     async def _settle_foreign(self, task_id: str, idx: int, call: ToolCall, ok: bool, summary: str,
                               audit: bool) -> str | None:
