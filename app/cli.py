@@ -20,7 +20,7 @@ COMMANDS: dict[str, str] = {
     "submit": "queue tasks from a JSON file",
     "worker": "run queued tasks headless (several workers may share one home)",
     "tasks": "list, show, pause, resume, cancel or retry tasks; raise a budget",
-    "approvals": "list pending approvals, approve or deny one",
+    "approvals": "list pending approvals, approve (once, for a task or a pattern) or deny one; revoke grants",
     "journal": "list receipts, show or diff one, undo one or a whole task, export, gc, match a secret",
     "programs": "list, draw, export, import, expire or remove stored programs",
     "exec": "run one command in the sandbox, gated, with a receipt",

@@ -20,7 +20,7 @@ from engine.runtime import Runtime, operator
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("approvals", help="list pending approvals, approve or deny one",
+    parser = subparsers.add_parser("approvals", help="list pending approvals, approve (once, for a task or a pattern) or deny one; revoke grants",
                                    description="With no action, lists the pending approvals of $WARDEN_HOME. "
                                    "Decisions are recorded as the OS user. Errors are one line on stderr and exit 1.")
     parser.add_argument("--json", action="store_true",
