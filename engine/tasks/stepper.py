@@ -20,6 +20,8 @@ import json
 import time
 from dataclasses import dataclass, replace
 
+import aiosqlite
+
 from engine.envs.environment import Environment
 from engine.envs.scene import scene_of
 from engine.envs.fence import EnvironmentFence
@@ -76,11 +78,9 @@ class Stepper:
     async def _dispatch(self, env: Environment, claim: Claim, idx: int, call: ToolCall, source: str,
                         state_id: str | None, run: bool = True) -> StepOutcome:
         task_id = claim.task_id
-        if (await self.queue.get(task_id)).status is TaskStatus.CANCELLED:
-            return StepOutcome(StepStatus.CANCELLED, "cancelled")
-        previous = await self.queue.step(task_id, idx)
-        if previous is not None and previous["status"] in _SETTLED:
-            return StepOutcome(_SETTLED[previous["status"]], previous["output"] or "")
+        previous, ended = await self._previous(task_id, idx)
+        if ended is not None:
+            return ended
         step = _Step(claim, idx, call, source, state_id)
         interrupted = previous is not None and previous["status"] == "dispatching"
         left = json.loads(previous["pending"]) if interrupted and previous is not None and previous["pending"] else {}
@@ -130,6 +130,16 @@ class Stepper:
         if not run:
             return StepOutcome(StepStatus.CLEARED, ruling.why)
         return await self._run(env, tool, step, verdict, approval, left)
+
+    async def _previous(self, task_id: str, idx: int) -> tuple[aiosqlite.Row | None, StepOutcome | None]:
+        """The step as recorded so far, and its outcome when there is nothing left to do: the task was cancelled,
+        or the step is already settled (a resumed step is never dispatched twice)."""
+        if (await self.queue.get(task_id)).status is TaskStatus.CANCELLED:
+            return None, StepOutcome(StepStatus.CANCELLED, "cancelled")
+        previous = await self.queue.step(task_id, idx)
+        if previous is not None and previous["status"] in _SETTLED:
+            return previous, StepOutcome(_SETTLED[previous["status"]], previous["output"] or "")
+        return previous, None
 
     async def _ruling(self, task_id: str, idx: int, call: ToolCall, tool: Tool, interrupted: bool) -> Ruling:
         """The gate's ruling, with a call it would ask about run instead when a person's live grant covers it (never
@@ -371,11 +381,9 @@ class Stepper:
         `settle_foreign` to record what the other program did."""
         async with self.acting.acting(env.identity):
             task_id = claim.task_id
-            if (await self.queue.get(task_id)).status is TaskStatus.CANCELLED:
-                return StepOutcome(StepStatus.CANCELLED, "cancelled")
-            previous = await self.queue.step(task_id, idx)
-            if previous is not None and previous["status"] in _SETTLED:
-                return StepOutcome(_SETTLED[previous["status"]], previous["output"] or "")
+            previous, ended = await self._previous(task_id, idx)
+            if ended is not None:
+                return ended
             if previous is not None and previous["status"] == "dispatching":
                 raise ToolError(f"step {idx} of task {task_id} was already cleared")
             step = _Step(claim, idx, call, source, None)

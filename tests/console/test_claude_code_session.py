@@ -17,10 +17,9 @@ import threading
 from pathlib import Path
 
 from app.console import create_app
-from app.screens.confirm import ConfirmScreen
 from engine.runtime import Switches
 from tests.console.test_demo_flow import SIZE, query, until
-from tests.console.test_host_session import approve_once_seen
+from tests.console.test_host_session import approve_once_seen, undo_session
 from tests.hardening.loopback import tcp_listener
 from tests.hosts.claude_install import claude_binary
 from tests.hosts.messages_standin import MessagesStandIn, text, tool_use
@@ -84,10 +83,5 @@ async def _in_the_console(tmp_path: Path, warden_home: Path, project: Path, sess
         assert sorted(summary.removeprefix("FAILED ").split(" ")[1] for _, summary in receipts) == ["curl", "rm"]
         await until(pilot, lambda: all(receipt_id in journal.rows for receipt_id, _ in receipts), "its receipts")
 
-        await pilot.press("1")
-        tasks.move_cursor(row=tasks.get_row_index(task_id))
-        await pilot.press("U")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the undo-task confirmation")
-        await pilot.press("y")
-        await until(pilot, lambda: (project / "notes.txt").exists(), "the session undone")
+        await undo_session(pilot, tasks, task_id, project / "notes.txt")
         assert (project / "notes.txt").read_text() == "keep me\n"

@@ -53,6 +53,16 @@ async def approve_once_seen(pilot, home: Path) -> None:
     raise AssertionError("the held call was never approved")
 
 
+async def undo_session(pilot, tasks: TaskQueue, task_id: str, restored: Path) -> None:
+    """Undo the whole session from its row in Tasks with `U`, confirmed, and wait until `restored` is back."""
+    await pilot.press("1")
+    tasks.move_cursor(row=tasks.get_row_index(task_id))
+    await pilot.press("U")
+    await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), "the undo-task confirmation")
+    await pilot.press("y")
+    await until(pilot, restored.exists, "the session undone")
+
+
 async def test_a_host_session_is_a_task_with_its_held_call_its_receipts_and_one_key_undo(tmp_path: Path) -> None:
     home, project = tmp_path / "home", tmp_path / "project"
     project.mkdir()
@@ -85,10 +95,5 @@ async def test_a_host_session_is_a_task_with_its_held_call_its_receipts_and_one_
         [(receipt_id,)] = query(home, "SELECT id FROM receipts WHERE summary LIKE '$ rm notes.txt%'")
         await until(pilot, lambda: receipt_id in journal.rows, "the session's receipt in the Journal")
 
-        await pilot.press("1")
-        tasks.move_cursor(row=tasks.get_row_index(task_id))
-        await pilot.press("U")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the undo-task confirmation")
-        await pilot.press("y")
-        await until(pilot, lambda: (project / "notes.txt").exists(), "the session undone")
+        await undo_session(pilot, tasks, task_id, project / "notes.txt")
         assert (project / "notes.txt").read_text() == "keep me\n"

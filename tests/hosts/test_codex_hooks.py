@@ -19,7 +19,6 @@ the denied command is never run by the test.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import subprocess
 import sys
@@ -30,9 +29,9 @@ import pytest
 from engine.hosts import codex
 from engine.hosts.settings import install_codex, settings_path, uninstall_for
 from engine.tools.call import ToolCall
+from tests.hosts.hook_cli import project_env, warden
 from tests.hosts.hosts_install import host_binary
 
-ROOT = Path(__file__).resolve().parents[2]
 WARDEN = [sys.executable, "-m", "app.cli", "hook", "codex"]
 
 
@@ -115,24 +114,6 @@ def test_the_real_codex_starts_offline() -> None:
 
 
 # ---- through the CLI (`warden hook codex`, once hook.py names the host) ----
-
-def warden(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, timeout=120,
-                          env=env, cwd=ROOT, input=stdin)
-
-
-def project_env(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    home, project = tmp_path / "home", tmp_path / "project"
-    home.mkdir()
-    project.mkdir()
-    (home / "precious.txt").write_text("the person's own file\n")
-    (project / "notes.txt").write_text("keep me\n")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "WARDEN_HOME": str(tmp_path / "warden"),
-           "WARDEN_HOOK_WAIT": "2", "CODEX_HOME": str(home / ".codex"), "XDG_CONFIG_HOME": str(home / ".config"),
-           "XDG_CACHE_HOME": str(home / ".cache"),
-           "WARDEN_SERVE_IDLE_MINUTES": os.environ.get("WARDEN_SERVE_IDLE_MINUTES", "0.2")}
-    return project, env
-
 
 def test_warden_hook_install_codex_writes_the_project_hooks_json(tmp_path: Path) -> None:
     project, env = project_env(tmp_path)

@@ -17,16 +17,15 @@ the denied command is never run by the test.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from engine.hosts import gemini_cli
 from engine.hosts.settings import install_gemini, settings_path, uninstall_for
+from tests.hosts.hook_cli import project_env, warden
 from tests.hosts.hosts_install import host_binary
 
-ROOT = Path(__file__).resolve().parents[2]
 WARDEN = [sys.executable, "-m", "app.cli", "hook", "gemini-cli"]
 
 
@@ -101,23 +100,6 @@ def test_the_real_gemini_cli_starts_offline() -> None:
 
 
 # ---- through the CLI (`warden hook gemini-cli`, once hook.py names the host) ----
-
-def warden(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, timeout=120,
-                          env=env, cwd=ROOT, input=stdin)
-
-
-def project_env(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    home, project = tmp_path / "home", tmp_path / "project"
-    home.mkdir()
-    project.mkdir()
-    (home / "precious.txt").write_text("the person's own file\n")
-    (project / "notes.txt").write_text("keep me\n")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "WARDEN_HOME": str(tmp_path / "warden"),
-           "WARDEN_HOOK_WAIT": "2", "XDG_CONFIG_HOME": str(home / ".config"), "XDG_CACHE_HOME": str(home / ".cache"),
-           "WARDEN_SERVE_IDLE_MINUTES": os.environ.get("WARDEN_SERVE_IDLE_MINUTES", "0.2")}
-    return project, env
-
 
 def test_warden_hook_install_gemini_cli_writes_the_project_settings(tmp_path: Path) -> None:
     project, env = project_env(tmp_path)
