@@ -213,7 +213,7 @@ class RecordActions(_AppBase):
     def _until(self, scope: Scope) -> str:
         """Until when a grant given now would cover calls, in words."""
         policy = getattr(self, "policy", None)
-        ttl = policy.grant_ttl_seconds if isinstance(policy, Policy) else 8 * 3600
+        ttl = (policy if isinstance(policy, Policy) else Policy()).grant_ttl_seconds
         expiry = time.strftime("%H:%M", time.localtime(time.time() + ttl))
         if scope is Scope.TASK:
             return f"the end of this task, or {expiry} ({ttl / 3600:g} h) if it runs longer"

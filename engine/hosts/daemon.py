@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from engine.hosts.protocols import HOSTS, protocol
 from engine.hosts.wire import LOCK, SOCKET, ask  # noqa: F401  (ask: the client, re-exported)
+from engine.store.database import SQLITE_HEADER
 
 if TYPE_CHECKING:
     from engine.runtime import Runtime
@@ -80,9 +81,6 @@ def _policy_stamp(home: Path) -> tuple[int, int, int] | None:
     return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
-HEADER = b"SQLite format 3\x00"
-
-
 class Database:
     """Whether the database file is still the one the runtime opened and still reads as SQLite (overwritten in
     place, a connection in WAL mode would go on serving its own view of it).
@@ -100,7 +98,8 @@ class Database:
     def sound(self) -> bool:
         try:
             stat = os.stat(self.path)
-            return (stat.st_dev, stat.st_ino) == self.identity and os.pread(self.fd, 16, 0) == HEADER
+            header = os.pread(self.fd, len(SQLITE_HEADER), 0)
+            return (stat.st_dev, stat.st_ino) == self.identity and header == SQLITE_HEADER
         except OSError:
             return False
 

@@ -20,7 +20,7 @@ from engine.errors import DiskFull, WardenError
 from engine.redaction.redactor import Redactor
 from engine.store.migrations import MIGRATIONS
 
-_HEADER = b"SQLite format 3\x00"
+SQLITE_HEADER = b"SQLite format 3\x00"
 APPLICATION_ID = 0x57415244  # "WARD": marks the file as Warden's, so no other program's database is taken for one
 _OWN_TABLES = {"tasks", "steps", "receipts", "task_events", "approvals", "programs"}
 _LOW_SPACE = 1 << 20  # an I/O error with less than this left on the disk is taken for a full disk
@@ -233,6 +233,6 @@ def _refuse_foreign_file(path: Path) -> None:
     if not path.exists() or path.stat().st_size == 0:
         return
     with path.open("rb") as handle:
-        header = handle.read(len(_HEADER))
-    if header != _HEADER:
+        header = handle.read(len(SQLITE_HEADER))
+    if header != SQLITE_HEADER:
         raise StoreError(f"{path} is not a Warden database (not SQLite); refusing to touch it")
